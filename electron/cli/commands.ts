@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { PairwiseService } from '../core/service';
+import { listRuns } from '../core/library';
+import { startServer } from '../server/http';
+import { defaultDbPath, packageVersion, rendererDir, samplesDir } from './paths';
+
+export class UsageError extends Error {}
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+function openService(
+  db: string | undefined,
+  host: 'cli' | 'browser',
+  watch = false,
+): PairwiseService {
+  return new PairwiseService({
+    dbPath: defaultDbPath(db),
+    host,
+    version: packageVersion(),
+    samplesDir: samplesDir() ?? undefined,
+    watch,
+  });
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+export async function indexCommand(
+  paths: string[],
+  opts: { db?: string; json?: boolean },
+  io: Io,
+): Promise<number> {
+  if (paths.length === 0) throw new UsageError('index needs at least one PATH.');
+  const service = openService(opts.db, 'cli');
+  try {
+    const stats = await service.index(paths);
+    const base = paths.length === 1 ? path.resolve(paths[0]!) : process.cwd();
+    const relative = (p: string) => {
+      const rel = path.relative(base, p);
+      return rel === '' ? path.basename(p) : rel;
+    };
+    const problems = stats.problems
+      .map((p) => ({ path: relative(p.path), message: p.message }))
+      .sort((a, b) => a.path.localeCompare(b.path));
+    if (opts.json) {
+      io.out(JSON.stringify({ ...stats, problems }));
+    } else {
+      const s = stats.sources;
+      io.out(
+        `${s.scanned} sources: ${s.imported} imported, ${s.unchanged} unchanged, ${s.failed} failed — ${stats.runs} runs, ${stats.examples} examples.`,
+      );
+      for (const p of problems) io.out(`  problem: ${p.path}: ${p.message}`);
+    }
+    const nothingDone = stats.sources.scanned > 0 && stats.sources.failed === stats.sources.scanned;
+    return nothingDone ? 1 : 0;
+  } finally {
+    await service.close();
+  }
+}
+
+export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io): Promise<number> {
+  const service = openService(opts.db, 'cli');
+  try {
+    const runs = listRuns(service.db).map((r) => ({
+      run_id: r.run_id,
+      format: r.format,
+      project: r.project,
+      experiment_id: r.experiment_id,
+      condition: r.condition,
+      role: r.role,
+      series: r.series,
+      level: r.level,
+      examples: r.examples,
+      state: r.state,
+      superseded: r.superseded,
+    }));
+    if (opts.json) {
+      io.out(JSON.stringify(runs));
+      return 0;
+    }
+    if (runs.length === 0) {
+      io.out('No runs indexed yet. Try: pairwise index PATH');
+      return 0;
+    }
+    io.out(
+      table([
+        ['run', 'format', 'experiment', 'condition', 'role', 'examples', 'state'],
+        ...runs.map((r) => [
+          r.run_id.slice(0, 12),
+          r.format,
+          r.experiment_id,
+          r.condition,
+          r.role ?? '',
+          String(r.examples),
+          r.superseded ? `${r.state} (superseded)` : r.state,
+        ]),
+      ]),
+    );
+    return 0;
+  } finally {
+    await service.close();
+  }
+}
+
+function openBrowser(url: string): void {
+  const hasDisplay =
+    process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  if (!hasDisplay) return;
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export async function serveCommand(
+  opts: { db?: string; port?: string; open?: boolean; demo?: boolean },
+  io: Io,
+): Promise<number> {
+  const port = opts.port === undefined ? 0 : Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0–65535, not ${opts.port}.`);
+  const renderer = rendererDir();
+  if (!renderer) {
+    io.err(
+      'The app has not been built yet: run `npm run build` (or `npm run serve`, which builds first).',
+    );
+    return 1;
+  }
+  const service = openService(opts.db, 'browser', true);
+  if (opts.demo) service.handlers['library:openSample']({});
+  const server = await startServer({ service, rendererDir: renderer, port });
+  io.out(`Pairwise is running at ${server.url}`);
+  io.out(`Database: ${service.db.name}`);
+  if (opts.open !== false) openBrowser(server.url);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  await service.close();
+  return 0;
+}

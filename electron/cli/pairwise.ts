@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { setWorkerDir } from '../core/jobs/worker-path';
+import { compareCommand } from './compare';
+import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
+import { packageVersion } from './paths';
+import { usage } from './usage';
+
+const io: Io = {
+  out: (text) => process.stdout.write(text + '\n'),
+  err: (text) => process.stderr.write(text + '\n'),
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.out(usage);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === '--version' || command === '-v') {
+    io.out(packageVersion());
+    return 0;
+  }
+  try {
+    switch (command) {
+      case 'serve': {
+        const { values } = parseArgs({
+          args: rest,
+          options: {
+            db: { type: 'string' },
+            port: { type: 'string' },
+            'no-open': { type: 'boolean' },
+            demo: { type: 'boolean' },
+          },
+          strict: true,
+        });
+        return await serveCommand(
+          { db: values.db, port: values.port, open: !values['no-open'], demo: values.demo },
+          io,
+        );
+      }
+      case 'index': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          options: { db: { type: 'string' }, json: { type: 'boolean' } },
+          allowPositionals: true,
+          strict: true,
+        });
+        return await indexCommand(positionals, values, io);
+      }
+      case 'runs': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { db: { type: 'string' }, json: { type: 'boolean' } },
+          strict: true,
+        });
+        return await runsCommand(values, io);
+      }
+      case 'compare': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          options: {
+            db: { type: 'string' },
+            experiment: { type: 'string' },
+            reference: { type: 'string' },
+            format: { type: 'string' },
+            out: { type: 'string' },
+            resamples: { type: 'string' },
+          },
+          allowPositionals: true,
+          strict: true,
+        });
+        return await compareCommand(positionals, values, io);
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".`);
+    }
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      io.err(`pairwise: ${(error as Error).message}\n\n${usage}`);
+      return 2;
+    }
+    io.err(`pairwise: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+if (require.main === module || process.env.PAIRWISE_CLI_MAIN === '1') {
+  setWorkerDir(__dirname);
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`pairwise: ${String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}

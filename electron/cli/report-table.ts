@@ -1,0 +1,100 @@
+import type { Report } from '../../shared/compare/types';
+
+function num(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const fixed = value.toFixed(digits);
+  return value > 0 ? `+${fixed}` : fixed;
+}
+
+function plain(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((r) =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+/** The terminal summary: what a researcher scans first, nothing that needs a wide screen twice. */
+export function reportTable(report: Report): string {
+  const lines: string[] = [];
+  lines.push(
+    `Experiment ${report.experiment.id} (${report.experiment.project}) — reference: ${report.experiment.reference}`,
+  );
+  for (const c of report.comparisons) {
+    lines.push('');
+    lines.push(
+      `▸ ${c.candidate.condition} vs ${c.reference.condition}   [${c.candidate.run_id} vs ${c.reference.run_id}]`,
+    );
+    if (c.evaluated_differs) lines.push('  ! The runs differ in what was evaluated.');
+    const s = c.summary;
+    lines.push(
+      `  checks: ${s.matches} matches, ${s.differs} differs, ${s.unknown} unknown, ${s['not applicable']} not applicable`,
+    );
+    const notMatching = c.checks.filter((k) => k.status !== 'matches');
+    if (notMatching.length) {
+      lines.push(
+        ...table([
+          ['  path', 'status', 'reference', 'candidate'],
+          ...notMatching.map((k) => [
+            `  ${k.path}`,
+            k.status,
+            plain(k.reference),
+            plain(k.candidate),
+          ]),
+        ]),
+      );
+    }
+    const cov = c.coverage;
+    lines.push(
+      `  coverage: ${cov.paired} paired, ${cov.only_reference.length} only in reference, ${cov.only_candidate.length} only in candidate, ${cov.input_mismatch.length} input mismatches`,
+    );
+    lines.push(
+      `  examples: ${c.examples.output_changed.length} output changed, ${c.examples.behavior_changed.length} behaviour changed`,
+    );
+    if (c.metrics.length) {
+      lines.push(
+        ...table([
+          ['  metric', 'reported Δ', 'paired Δ', '95% CI', 'n', 'expect', 'verdict'],
+          ...c.metrics.map((m) => [
+            `  ${m.name}`,
+            num(m.reported.difference),
+            num(m.paired?.difference),
+            m.paired?.ci95 ? `[${num(m.paired.ci95[0])}, ${num(m.paired.ci95[1])}]` : 'no interval',
+            m.paired ? String(m.paired.n) : '—',
+            m.expect ?? '—',
+            m.verdict ?? '—',
+          ]),
+        ]),
+      );
+    }
+    if (c.criteria.length) {
+      lines.push(
+        ...table([
+          ['  criterion', 'improved', 'regressed', 'unchanged', 'changed', 'not comparable'],
+          ...c.criteria.map((k) => [
+            `  ${k.field}`,
+            String(k.improved),
+            String(k.regressed),
+            String(k.unchanged),
+            String(k.changed),
+            String(k.not_comparable),
+          ]),
+        ]),
+      );
+    }
+  }
+  const first = report.comparisons[0]?.metrics.find((m) => m.paired)?.paired;
+  if (first)
+    lines.push(
+      '',
+      `Intervals: ${first.method}, ${first.resamples.toLocaleString('en-US')} resamples, seeded per metric.`,
+    );
+  return lines.join('\n');
+}

@@ -1,0 +1,116 @@
+import {
+  behaviorChanged,
+  buildExperimentReport,
+  classifyExample,
+  criterionRules,
+  outputChanged,
+  pairExamples,
+} from '../../../shared/compare';
+import type { CriterionClass, Report } from '../../../shared/compare/types';
+import type { Role } from '../../../shared/model';
+import type { Db } from '../db/open';
+import { loadExperiment, loadRun, type LoadedRun } from './load';
+
+export interface CompareTask {
+  dbPath: string;
+  experimentId: string;
+  reference: string;
+  resamples: number;
+  /** The run that stands for each condition, with its effective role. */
+  conditions: { name: string; runId: string; role: Role | null }[];
+  /** Extra runs of the reference condition, for the noise floor. */
+  referenceReplicates: string[];
+}
+
+/** Columnar, so a million rows cross the worker boundary as a few arrays, not a million objects. */
+export interface PairRows {
+  pair: number;
+  exampleIds: string[];
+  refRowids: (number | null)[];
+  candRowids: (number | null)[];
+  side: ('both' | 'reference' | 'candidate')[];
+  inputMismatch: Uint8Array;
+  outputChanged: Uint8Array;
+  behaviorChanged: Uint8Array;
+  criteria: string[];
+  /** classes[c][k]: the class of example k under criterion c. */
+  classes: CriterionClass[][];
+}
+
+export interface CompareResult {
+  report: Report;
+  pairs: PairRows[];
+}
+
+function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): PairRows {
+  const pairing = pairExamples(reference.run, candidate.run);
+  const rules = criterionRules(reference.run, candidate.run);
+  const n = pairing.all.length;
+  const rows: PairRows = {
+    pair,
+    exampleIds: pairing.all,
+    refRowids: new Array<number | null>(n),
+    candRowids: new Array<number | null>(n),
+    side: new Array<PairRows['side'][number]>(n),
+    inputMismatch: new Uint8Array(n),
+    outputChanged: new Uint8Array(n),
+    behaviorChanged: new Uint8Array(n),
+    criteria: rules.map((r) => r.field),
+    classes: rules.map(() => new Array<CriterionClass>(n)),
+  };
+  for (let k = 0; k < n; k++) {
+    const id = pairing.all[k]!;
+    const a = pairing.allReference[k];
+    const b = pairing.allCandidate[k];
+    rows.refRowids[k] = a ? (reference.rowids.get(id) ?? null) : null;
+    rows.candRowids[k] = b ? (candidate.rowids.get(id) ?? null) : null;
+    rows.side[k] = a && b ? 'both' : a ? 'reference' : 'candidate';
+    if (a && b) {
+      rows.inputMismatch[k] = a.input === b.input ? 0 : 1;
+      rows.outputChanged[k] = outputChanged(a, b) ? 1 : 0;
+      rows.behaviorChanged[k] = behaviorChanged(a, b) ? 1 : 0;
+    }
+    rules.forEach((rule, c) => (rows.classes[c]![k] = classifyExample(rule, a, b)));
+  }
+  return rows;
+}
+
+/** The whole comparison of an experiment, from a read-only connection; pure apart from reads. */
+export function computeComparison(
+  db: Db,
+  task: CompareTask,
+  checkCancelled: () => void,
+): CompareResult {
+  const experiment = loadExperiment(db, task.experimentId);
+  const loaded = new Map<string, LoadedRun>();
+  for (const condition of task.conditions) {
+    checkCancelled();
+    loaded.set(condition.name, loadRun(db, condition.runId, condition.name, condition.role));
+  }
+  const replicates = task.referenceReplicates.map(
+    (runId) => loadRun(db, runId, task.reference, 'reference').run,
+  );
+  const reference = loaded.get(task.reference)?.run;
+  checkCancelled();
+  const report = buildExperimentReport(
+    experiment,
+    [...loaded.values()].map((l) => l.run),
+    {
+      reference: task.reference,
+      resamples: task.resamples,
+      replicates:
+        reference && replicates.length > 0
+          ? { [task.reference]: [reference, ...replicates] }
+          : undefined,
+    },
+  );
+  const pairs = report.comparisons.map((comparison, index) => {
+    checkCancelled();
+    return pairRows(
+      index,
+      loaded.get(comparison.reference.condition)!,
+      loaded.get(comparison.candidate.condition)!,
+    );
+  });
+  return { report, pairs };
+}

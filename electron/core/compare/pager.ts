@@ -1,0 +1,189 @@
+import type { ParsedInput, RequestOutput } from '../../../shared/contract';
+import type { Db } from '../db/open';
+import { NotFoundError } from '../errors';
+
+type PageInput = ParsedInput<'examples:page'>;
+type PageOutput = RequestOutput<'examples:page'>;
+
+interface RawPairRow {
+  example_id: string;
+  side: 'both' | 'reference' | 'candidate';
+  input_mismatch: number;
+  output_changed: number;
+  behavior_changed: number;
+  classes: string;
+  ref_fields: string | null;
+  cand_fields: string | null;
+  input: string | null;
+}
+
+/** A user's search as one FTS5 phrase: their quotes and operators are text, never syntax. */
+export function ftsPhrase(search: string): string {
+  return `"${search.replaceAll('"', '""')}"`;
+}
+
+export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filter'>): {
+  sql: string;
+  params: unknown[];
+} {
+  const clauses = ['pr.report_key = ?', 'pr.pair = ?'];
+  const params: unknown[] = [input.reportKey, input.pair];
+  const f = input.filter;
+  if (f.outputChanged !== undefined) {
+    clauses.push('pr.output_changed = ?');
+    params.push(f.outputChanged ? 1 : 0);
+  }
+  if (f.behaviorChanged !== undefined) {
+    clauses.push('pr.behavior_changed = ?');
+    params.push(f.behaviorChanged ? 1 : 0);
+  }
+  if (f.side) {
+    clauses.push('pr.side = ?');
+    params.push(f.side);
+  }
+  if (f.inputMismatch !== undefined) {
+    clauses.push('pr.input_mismatch = ?');
+    params.push(f.inputMismatch ? 1 : 0);
+  }
+  if (f.changeClass) {
+    clauses.push(
+      f.criterion
+        ? `EXISTS (SELECT 1 FROM pair_classes pc WHERE pc.report_key = pr.report_key AND pc.pair = pr.pair
+             AND pc.criterion = ? AND pc.class = ? AND pc.example_id = pr.example_id)`
+        : `EXISTS (SELECT 1 FROM pair_classes pc WHERE pc.report_key = pr.report_key AND pc.pair = pr.pair
+             AND pc.class = ? AND pc.example_id = pr.example_id)`,
+    );
+    if (f.criterion) params.push(f.criterion);
+    params.push(f.changeClass);
+  }
+  if (f.search && f.search.trim()) {
+    clauses.push(`(pr.ref_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?)
+      OR pr.cand_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?))`);
+    const phrase = ftsPhrase(f.search.trim());
+    params.push(phrase, phrase);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+const sortColumns = {
+  example_id: 'pr.example_id',
+  output_changed: 'pr.output_changed',
+  behavior_changed: 'pr.behavior_changed',
+} as const;
+
+/**
+ * One page of a pair's examples, filtered and sorted in SQL and paged by key (never OFFSET):
+ * `next` is the (sort value, example id) of the last row, opaque to the caller.
+ */
+export function pageExamples(db: Db, input: PageInput): PageOutput {
+  const exists = db.prepare(`SELECT 1 FROM reports WHERE key = ?`).get(input.reportKey);
+  if (!exists) throw new NotFoundError('That comparison is no longer cached: run it again.');
+  const where = whereClause(input);
+  const column = sortColumns[input.sort];
+  const direction = input.descending ? 'DESC' : 'ASC';
+  const op = input.descending ? '<' : '>';
+  const params = [...where.params];
+  let keyset = '';
+  if (input.after) {
+    const [value, id] = JSON.parse(input.after) as [number | string, string];
+    keyset =
+      input.sort === 'example_id'
+        ? `AND pr.example_id ${op} ?`
+        : `AND (${column}, pr.example_id) ${op} (?, ?)`;
+    params.push(...(input.sort === 'example_id' ? [id] : [value, id]));
+  }
+  const rows = db
+    .prepare(
+      `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed, pr.classes,
+              re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input
+       FROM pair_rows pr
+       LEFT JOIN examples re ON re.rowid = pr.ref_rowid
+       LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid
+       WHERE ${where.sql} ${keyset}
+       ORDER BY ${column} ${direction}, pr.example_id ${direction}
+       LIMIT ?`,
+    )
+    .all(...params, input.limit) as RawPairRow[];
+  const total = (
+    db
+      .prepare(`SELECT COUNT(*) AS n FROM pair_rows pr WHERE ${where.sql}`)
+      .get(...where.params) as { n: number }
+  ).n;
+  const last = rows.at(-1);
+  const next =
+    rows.length === input.limit && last
+      ? JSON.stringify([
+          input.sort === 'example_id' ? last.example_id : last[input.sort],
+          last.example_id,
+        ])
+      : null;
+  return {
+    total,
+    next,
+    rows: rows.map((r) => {
+      const classes = JSON.parse(r.classes) as Record<
+        string,
+        PageOutput['rows'][number]['classes'][string]
+      >;
+      const refFields = r.ref_fields ? (JSON.parse(r.ref_fields) as Record<string, unknown>) : {};
+      const candFields = r.cand_fields
+        ? (JSON.parse(r.cand_fields) as Record<string, unknown>)
+        : {};
+      const values: PageOutput['rows'][number]['values'] = {};
+      for (const criterion of Object.keys(classes)) {
+        values[criterion] = {
+          reference: refFields[criterion] ?? null,
+          candidate: candFields[criterion] ?? null,
+        };
+      }
+      return {
+        example_id: r.example_id,
+        side: r.side,
+        input_mismatch: r.input_mismatch === 1,
+        output_changed: r.output_changed === 1,
+        behavior_changed: r.behavior_changed === 1,
+        classes,
+        values,
+        input: r.input ?? '',
+      };
+    }),
+  };
+}
+
+export function exampleDetail(
+  db: Db,
+  input: ParsedInput<'examples:detail'>,
+): RequestOutput<'examples:detail'> {
+  const row = db
+    .prepare(
+      `SELECT ref_rowid, cand_rowid, classes FROM pair_rows WHERE report_key = ? AND pair = ? AND example_id = ?`,
+    )
+    .get(input.reportKey, input.pair, input.exampleId) as
+    { ref_rowid: number | null; cand_rowid: number | null; classes: string } | undefined;
+  if (!row) throw new NotFoundError(`Example "${input.exampleId}" is not in this comparison.`);
+  const side = (rowid: number | null) => {
+    if (rowid === null) return null;
+    const e = db
+      .prepare(
+        `SELECT r.id AS run_id, e.input, e.output, e.fields, e.target, e.error
+         FROM examples e JOIN runs r ON r.rowid = e.run_rowid WHERE e.rowid = ?`,
+      )
+      .get(rowid) as
+      | {
+          run_id: string;
+          input: string;
+          output: string;
+          fields: string;
+          target: string | null;
+          error: string | null;
+        }
+      | undefined;
+    return e ? { ...e, fields: JSON.parse(e.fields) as Record<string, unknown> } : null;
+  };
+  return {
+    example_id: input.exampleId,
+    reference: side(row.ref_rowid),
+    candidate: side(row.cand_rowid),
+    classes: JSON.parse(row.classes) as RequestOutput<'examples:detail'>['classes'],
+  };
+}

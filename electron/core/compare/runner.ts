@@ -1,0 +1,90 @@
+import os from 'node:os';
+import type { RequestOutput } from '../../../shared/contract';
+import type { Db } from '../db/open';
+import type { EventHub } from '../events';
+import type { JobManager } from '../jobs/manager';
+import { WorkerPool } from '../jobs/pool';
+import { workerEntry } from '../jobs/worker-path';
+import type { CompareResult, CompareTask } from './compute';
+import { planComparison } from './plan';
+import { readReport, reportKey, writeReport } from './store';
+
+export interface CompareSettings {
+  experimentId: string;
+  reference?: string;
+  resamples?: number;
+}
+
+/**
+ * Runs comparisons in compare workers (read-only connections) and writes their results
+ * through the service's one writer. A repeated request is answered from the cache; starting a
+ * comparison of an experiment cancels the one still running for it.
+ */
+export class ComparisonRunner {
+  private pool: WorkerPool | null = null;
+  private running = new Map<string, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly dbPath: string,
+    private readonly jobs: JobManager,
+    private readonly events: EventHub,
+  ) {}
+
+  /** The cached report for these settings with the current runs, or null. */
+  cached(settings: CompareSettings): RequestOutput<'compare:report'> {
+    const plan = planComparison(this.db, settings.experimentId, settings);
+    return readReport(this.db, reportKey(this.db, plan));
+  }
+
+  start(settings: CompareSettings): { jobId: string; key: string } {
+    const plan = planComparison(this.db, settings.experimentId, settings);
+    const key = reportKey(this.db, plan);
+    const previous = this.running.get(settings.experimentId);
+    if (previous) this.jobs.cancel(previous);
+    const jobId = this.jobs.start('compare', `Comparing ${settings.experimentId}`, async (ctx) => {
+      if (readReport(this.db, key)) {
+        this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+        return;
+      }
+      const task: CompareTask = { ...plan, dbPath: this.dbPath };
+      const result = await this.workers().run<CompareResult>(task, {
+        signal: ctx.signal,
+        onProgress: ctx.progress,
+      });
+      if (ctx.signal.aborted) return;
+      ctx.progress({ phase: 'saving', done: 0, total: null });
+      writeReport(this.db, key, task, result);
+      this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+    });
+    this.running.set(settings.experimentId, jobId);
+    void this.jobs.wait(jobId).then(() => {
+      if (this.running.get(settings.experimentId) === jobId)
+        this.running.delete(settings.experimentId);
+    });
+    return { jobId, key };
+  }
+
+  /** Start (or reuse) and wait: what the CLI needs. */
+  async run(settings: CompareSettings): Promise<NonNullable<RequestOutput<'compare:report'>>> {
+    const { jobId, key } = this.start(settings);
+    const job = await this.jobs.wait(jobId);
+    if (job?.state !== 'finished')
+      throw new Error(job?.error ?? `The comparison was ${job?.state ?? 'lost'}.`);
+    const report = readReport(this.db, key);
+    if (!report) throw new Error('The comparison finished but its report is missing.');
+    return report;
+  }
+
+  private workers(): WorkerPool {
+    this.pool ??= new WorkerPool(
+      workerEntry('compare'),
+      Math.max(1, Math.min(2, os.availableParallelism())),
+    );
+    return this.pool;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+}

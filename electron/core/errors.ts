@@ -1,0 +1,8 @@
+/** Errors the hosts turn into contract error codes instead of "internal". */
+export class NotFoundError extends Error {
+  readonly code = 'not_found' as const;
+}
+
+export class ConflictError extends Error {
+  readonly code = 'conflict' as const;
+}

@@ -1,0 +1,19 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+
+export function sha256Text(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Streams every file of a unit through one hash, so a 2 GB file is never held in memory. */
+export async function sha256Files(files: string[], signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    hash.update(`\0${file}\0`);
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+      if (signal?.aborted) throw new Error('Cancelled');
+      hash.update(chunk as Buffer);
+    }
+  }
+  return hash.digest('hex');
+}

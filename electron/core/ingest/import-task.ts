@@ -1,0 +1,79 @@
+import type { ImportedRun } from '../../../shared/model';
+import { sha256Files } from './hash';
+import { statUnit, type UnitStat } from './identity';
+import { importUnit } from './importers';
+import { ImportProblem, type SourceUnit } from './types';
+
+export interface ImportTask {
+  unit: SourceUnit;
+}
+
+export type ImportTaskResult =
+  | { status: 'imported'; importer: string; runs: ImportedRun[]; stat: UnitStat; sha256: string }
+  | { status: 'skipped'; stat: UnitStat | null }
+  | {
+      status: 'failed';
+      importer: string | null;
+      message: string;
+      stat: UnitStat | null;
+      sha256: string | null;
+    };
+
+function describeFsError(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied: Pairwise cannot read this file. Check its permissions.';
+    case 'ENOENT':
+      return 'the file disappeared while it was being indexed.';
+    case 'ELOOP':
+      return 'a symbolic link loop: the link points back at itself.';
+    case 'EISDIR':
+      return 'expected a file but found a folder.';
+    default:
+      return error.message;
+  }
+}
+
+/**
+ * Reads, hashes and parses one unit. Runs in an index worker, never on a host's main thread.
+ * A file that changed while it was read is caught by comparing its stat before and after.
+ */
+export async function importUnitFile(
+  task: ImportTask,
+  signal: AbortSignal,
+): Promise<ImportTaskResult> {
+  const { unit } = task;
+  let stat: UnitStat | null = null;
+  let sha256: string | null = null;
+  try {
+    stat = statUnit(unit);
+    sha256 = await sha256Files(unit.files, signal);
+    const outcome = await importUnit(unit, { signal });
+    const after = statUnit(unit);
+    if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
+      return {
+        status: 'failed',
+        importer: outcome.status === 'imported' ? outcome.importer : null,
+        message:
+          'the file changed while it was being read; it will be indexed again when it settles.',
+        stat,
+        sha256,
+      };
+    }
+    if (outcome.status === 'skipped') return { status: 'skipped', stat };
+    return { status: 'imported', importer: outcome.importer, runs: outcome.runs, stat, sha256 };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (error instanceof ImportProblem) {
+      return { status: 'failed', importer: error.importer, message: error.message, stat, sha256 };
+    }
+    const message =
+      error && typeof error === 'object' && 'code' in error
+        ? describeFsError(error as NodeJS.ErrnoException)
+        : error instanceof RangeError
+          ? 'the file is too large or too deeply nested to read.'
+          : `could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    return { status: 'failed', importer: null, message, stat, sha256 };
+  }
+}

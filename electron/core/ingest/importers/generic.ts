@@ -1,0 +1,346 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  emptySettings,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type JsonValue,
+  type MetricDefinition,
+  type Reproduces,
+} from '../../../../shared/model';
+import { sha256Text } from '../hash';
+import { parseJson, readJsonLines, readTextFile } from '../read';
+import { ImportProblem, type ImportContext } from '../types';
+import {
+  describeType,
+  expectSchema,
+  metricDefinitionSchema,
+  reproducesSchema,
+  roleSchema,
+  seedOf,
+} from './mechlens';
+import { isRecord } from './json-values';
+
+/**
+ * Generic per-example files: JSON Lines or CSV with one example per row (docs/formats-generic.md).
+ * Run metadata that a row cannot carry comes from an optional `pairwise.json` beside the file.
+ */
+
+export const SIDECAR_NAME = 'pairwise.json';
+
+const settingsObject = z.record(z.string(), z.unknown()).optional();
+const sidecarRunSchema = z.strictObject({
+  run_id: z.string().min(1).optional(),
+  project: z.string().min(1).optional(),
+  experiment: z
+    .strictObject({
+      id: z.string().min(1),
+      name: z.string().min(1).optional(),
+      question: z.string().nullish(),
+      claim: z.string().nullish(),
+      deviations: z.array(z.string()).optional(),
+      reproduces: reproducesSchema.nullish(),
+    })
+    .optional(),
+  model: settingsObject,
+  dataset: settingsObject,
+  sae: settingsObject,
+  intervention: settingsObject,
+  generation: settingsObject,
+  config: settingsObject,
+  condition: z.string().min(1).optional(),
+  role: roleSchema.optional(),
+  series: z.string().nullish(),
+  level: z.number().nullish(),
+  expect: expectSchema.optional(),
+  compare_to: z.array(z.string()).optional(),
+  metric_definitions: z.record(z.string(), metricDefinitionSchema).optional(),
+  metrics: z.record(z.string(), z.unknown()).optional(),
+});
+const sidecarSchema = sidecarRunSchema.extend({
+  /** Per-file values, keyed by the data file's name, override the folder-wide ones. */
+  files: z.record(z.string(), sidecarRunSchema).optional(),
+});
+type SidecarRun = z.infer<typeof sidecarRunSchema>;
+
+async function readSidecar(dataFile: string): Promise<SidecarRun> {
+  const file = path.join(path.dirname(dataFile), SIDECAR_NAME);
+  try {
+    await fs.access(file);
+  } catch {
+    return {};
+  }
+  let text: string;
+  try {
+    text = await readTextFile(file);
+  } catch (error) {
+    throw new ImportProblem(`${SIDECAR_NAME} beside this file: ${(error as Error).message}`);
+  }
+  const parsed = sidecarSchema.safeParse(parseJson(text, SIDECAR_NAME));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at "${issue.path.join('.')}"` : '';
+    throw new ImportProblem(
+      `${SIDECAR_NAME} is not valid${where}: ${issue?.message ?? 'unexpected value'}`,
+    );
+  }
+  const { files, ...shared } = parsed.data;
+  return { ...shared, ...files?.[path.basename(dataFile)] };
+}
+
+function buildRun(
+  file: string,
+  format: 'jsonl' | 'csv',
+  meta: SidecarRun,
+  examples: ImportedExample[],
+  warnings: string[],
+): ImportedRun {
+  const stem = path.basename(file).replace(/\.(jsonl|csv)$/i, '');
+  const settings = emptySettings();
+  for (const key of ['model', 'dataset', 'sae', 'intervention', 'generation', 'config'] as const) {
+    settings[key] = (meta[key] as JsonObject | undefined) ?? null;
+  }
+  const experiment = meta.experiment;
+  return {
+    // The path is the only identity a plain data file has; moving the file makes a new run.
+    runId: meta.run_id ?? sha256Text(path.resolve(file)).slice(0, 32),
+    format,
+    formatVersion: null,
+    project: meta.project ?? path.basename(path.dirname(path.resolve(file))),
+    experiment: experiment
+      ? {
+          id: experiment.id,
+          name: experiment.name ?? experiment.question ?? experiment.id,
+          question: experiment.question ?? null,
+          claim: experiment.claim ?? null,
+          deviations: experiment.deviations ?? [],
+          reproduces: (experiment.reproduces ?? null) as Reproduces | null,
+        }
+      : null,
+    condition: {
+      name: meta.condition ?? stem,
+      role: meta.role ?? null,
+      series: meta.series ?? null,
+      level: meta.level ?? null,
+      expect: meta.expect ?? {},
+      compareTo: meta.compare_to ?? [],
+      identityHash: null,
+    },
+    settings,
+    codeCommit: null,
+    startedAt: null,
+    finishedAt: null,
+    state: 'completed',
+    seed: seedOf(settings.generation, settings.config),
+    metrics: (meta.metrics ?? {}) as JsonObject,
+    metricDefinitions: (meta.metric_definitions ?? {}) as Record<string, MetricDefinition>,
+    provenance: {},
+    warnings,
+    examples,
+  };
+}
+
+/** Example ids must be unique per run: matching across runs is by id only. */
+function uniqueIds() {
+  const seen = new Map<string, number>();
+  return (id: string, line: number): void => {
+    const first = seen.get(id);
+    if (first !== undefined) {
+      const [a, b] = [first, line].map((n) => n.toLocaleString('en-US'));
+      throw new ImportProblem(`duplicate example id "${id}" (lines ${a} and ${b})`);
+    }
+    seen.set(id, line);
+  };
+}
+
+/** Structured inputs (chat messages) are kept as their JSON text. */
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+// ------------------------------------------------------------------------------ JSON Lines
+
+export function looksLikeGenericJsonl(firstLine: string): boolean {
+  try {
+    const value: unknown = JSON.parse(firstLine);
+    return isRecord(value) && 'id' in value && ('input' in value || 'output' in value);
+  } catch {
+    // A first line longer than the sniffed prefix is cut off; judge it by its keys.
+    return (
+      /^\s*\{/.test(firstLine) &&
+      /"id"\s*:/.test(firstLine) &&
+      /"(input|output)"\s*:/.test(firstLine)
+    );
+  }
+}
+
+export async function importGenericJsonl(file: string, ctx: ImportContext): Promise<ImportedRun> {
+  const meta = await readSidecar(file);
+  const examples: ImportedExample[] = [];
+  const check = uniqueIds();
+  const { warnings } = await readJsonLines(
+    file,
+    (value, lineNo) => {
+      const at = `line ${lineNo.toLocaleString('en-US')}`;
+      if (!isRecord(value))
+        throw new ImportProblem(`${at}: expected a JSON object, found ${describeType(value)}`);
+      const { id, input, output, ...fields } = value;
+      if (!(typeof id === 'string' && id !== '') && !Number.isSafeInteger(id)) {
+        throw new ImportProblem(
+          `${at}: "id" should be a non-empty string or an integer, but it is ${describeType(id)}`,
+        );
+      }
+      const exampleId = String(id);
+      check(exampleId, lineNo);
+      examples.push({
+        id: exampleId,
+        input: textOf(input),
+        output: textOf(output),
+        fields: fields as JsonObject,
+        target: null,
+        error: null,
+      });
+    },
+    { signal: ctx.signal, onBytes: ctx.onBytes },
+  );
+  return buildRun(file, 'jsonl', meta, examples, warnings);
+}
+
+// ------------------------------------------------------------------------------------- CSV
+
+/** RFC 4180 rows, each with the line number it starts on (quoted cells may span lines). */
+export function parseCsv(text: string): { cells: string[]; line: number }[] {
+  const rows: { cells: string[]; line: number }[] = [];
+  let cells: string[] = [];
+  let cell = '';
+  let line = 1;
+  let rowLine = 1;
+  let i = 0;
+  const endRow = () => {
+    cells.push(cell);
+    // A blank line is a single empty cell: not a row.
+    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: rowLine });
+    cells = [];
+    cell = '';
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '"' && cell === '') {
+      const quoteLine = line;
+      let j = i + 1;
+      for (;;) {
+        const close = text.indexOf('"', j);
+        if (close === -1) {
+          throw new ImportProblem(
+            `line ${quoteLine.toLocaleString('en-US')}: a quoted cell is never closed`,
+          );
+        }
+        cell += text.slice(j, close);
+        j = close + 1;
+        if (text[j] !== '"') break;
+        cell += '"';
+        j++;
+      }
+      line += text.slice(i, j).split('\n').length - 1;
+      i = j;
+      continue;
+    }
+    if (c === ',') {
+      cells.push(cell);
+      cell = '';
+    } else if (c === '\n' || c === '\r') {
+      endRow();
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      line++;
+      rowLine = line;
+    } else {
+      cell += c;
+    }
+    i++;
+  }
+  if (cell !== '' || cells.length > 0) endRow();
+  return rows;
+}
+
+const CSV_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Cells become JSON scalars: the types a spreadsheet user means, never guessed further. */
+export function csvValue(cell: string): JsonValue {
+  if (cell === '') return null;
+  if (/^true$/i.test(cell)) return true;
+  if (/^false$/i.test(cell)) return false;
+  if (CSV_NUMBER.test(cell)) {
+    const number = Number(cell);
+    // Integers past 2^53 (long ids) would silently change; they stay text.
+    if (Number.isFinite(number) && (/[.eE]/.test(cell) || Number.isSafeInteger(number)))
+      return number;
+  }
+  return cell;
+}
+
+function headerNames(cells: string[]): string[] {
+  return cells.map((name) => name.trim().toLowerCase());
+}
+
+export function looksLikeGenericCsv(headerLine: string): boolean {
+  let names: string[];
+  try {
+    names = headerNames(parseCsv(headerLine)[0]?.cells ?? []);
+  } catch {
+    return false;
+  }
+  return names.includes('id') && (names.includes('input') || names.includes('output'));
+}
+
+export async function importGenericCsv(file: string, ctx: ImportContext): Promise<ImportedRun> {
+  const meta = await readSidecar(file);
+  const text = await readTextFile(file, { signal: ctx.signal });
+  ctx.onBytes?.(Buffer.byteLength(text));
+  const [header, ...rows] = parseCsv(text);
+  if (!header) throw new ImportProblem('the file has no header row');
+  const names = header.cells.map((name) => name.trim());
+  const lower = headerNames(header.cells);
+  const warnings: string[] = [];
+  const seenNames = new Set<string>();
+  names.forEach((name, column) => {
+    if (name === '') warnings.push(`column ${column + 1} has no header name and was ignored`);
+    else if (seenNames.has(name))
+      throw new ImportProblem(`the header names the column "${name}" twice`);
+    seenNames.add(name);
+  });
+  const idColumn = lower.indexOf('id');
+  if (idColumn === -1) throw new ImportProblem('the header has no "id" column');
+  const inputColumn = lower.indexOf('input');
+  const outputColumn = lower.indexOf('output');
+
+  const check = uniqueIds();
+  const examples = rows.map(({ cells, line }): ImportedExample => {
+    const at = `line ${line.toLocaleString('en-US')}`;
+    if (cells.length !== names.length) {
+      throw new ImportProblem(
+        `${at} has ${cells.length} cells but the header has ${names.length} columns`,
+      );
+    }
+    const id = cells[idColumn]!;
+    if (id.trim() === '') throw new ImportProblem(`${at}: the id cell is empty`);
+    check(id, line);
+    const fields: JsonObject = {};
+    names.forEach((name, column) => {
+      if (name !== '' && column !== idColumn && column !== inputColumn && column !== outputColumn) {
+        fields[name] = csvValue(cells[column]!);
+      }
+    });
+    return {
+      id,
+      input: inputColumn === -1 ? '' : cells[inputColumn]!,
+      output: outputColumn === -1 ? '' : cells[outputColumn]!,
+      fields,
+      target: null,
+      error: null,
+    };
+  });
+  return buildRun(file, 'csv', meta, examples, warnings);
+}

@@ -1,0 +1,292 @@
+import { basename, dirname } from 'node:path';
+import type {
+  ImportedExample,
+  ImportedRun,
+  JsonObject,
+  MetricDefinition,
+  RunState,
+} from '../../../../shared/model';
+import {
+  exampleId,
+  fieldNamesOf,
+  lastAssistantText,
+  meanOfField,
+  messagesText,
+  outputText,
+  scoreFields,
+  targetText,
+  type Resolve,
+} from './inspect-common';
+import {
+  clip,
+  compact,
+  int,
+  isRecord,
+  jsonObject,
+  jsonValue,
+  nonEmptyObject,
+  renderSettings,
+  str,
+  utcIso,
+} from './json-values';
+
+/** Monolith samples pool long strings as `attachment://<hash>` keys of `sample.attachments`. */
+export function attachmentResolver(attachments: unknown): Resolve {
+  if (!isRecord(attachments)) return (text) => text;
+  return (text) => {
+    if (!text.startsWith('attachment://')) return text;
+    const content = attachments[text.slice('attachment://'.length)];
+    return typeof content === 'string' ? content : text;
+  };
+}
+
+/** An EvalSample (or a sample summary, which lacks output and messages) as one example. */
+export function sampleToExample(
+  sample: Record<string, unknown>,
+  resolve: Resolve,
+): ImportedExample | null {
+  const id = sample.id;
+  if (typeof id !== 'string' && typeof id !== 'number') return null;
+  const error = isRecord(sample.error) ? str(sample.error.message) : str(sample.error);
+  return {
+    id: exampleId(id, int(sample.epoch)),
+    input:
+      typeof sample.input === 'string'
+        ? resolve(sample.input)
+        : messagesText(sample.input, resolve),
+    output: outputText(sample.output, resolve) || lastAssistantText(sample.messages, resolve),
+    fields: scoreFields(sample.scores),
+    target: typeof sample.target === 'string' ? resolve(sample.target) : targetText(sample.target),
+    error,
+  };
+}
+
+export const NO_SAMPLES =
+  'the log contains no samples (written with log_samples=False, or stopped before any sample finished): metrics only';
+
+const STATES: Record<string, RunState> = {
+  success: 'completed',
+  error: 'failed',
+  cancelled: 'interrupted',
+  started: 'running',
+};
+
+function statusWarning(status: string, log: Record<string, unknown>): string | null {
+  switch (status) {
+    case 'success':
+      return null;
+    case 'error': {
+      const message = isRecord(log.error) ? str(log.error.message) : null;
+      return `the eval ended with an error${message ? `: ${message.split('\n')[0]}` : ''}`;
+    }
+    case 'cancelled':
+      return 'the eval was cancelled: its metrics cover only the samples that finished';
+    case 'started':
+      return 'the log has no final header (status "started"): the eval is still running or crashed; imported as incomplete';
+    default:
+      return `unknown eval status "${status}"`;
+  }
+}
+
+/** Retry, timeout and connection limits change how requests were sent, not what came back. */
+const TRANSPORT_KEYS = new Set(['max_retries', 'timeout', 'attempt_timeout', 'max_connections']);
+
+/** Concurrency and logging switches change how an eval ran, never what it measured. */
+function isOperational(key: string): boolean {
+  return (
+    key.startsWith('log_') ||
+    ['max_samples', 'max_tasks', 'max_subprocesses', 'max_sandboxes'].includes(key) ||
+    key === 'sandbox_cleanup' ||
+    key === 'score_display'
+  );
+}
+
+function evalConfig(
+  spec: Record<string, unknown>,
+  plan: Record<string, unknown>,
+): JsonObject | null {
+  const config: JsonObject = {};
+  for (const [key, value] of Object.entries(jsonObject(spec.config) ?? {})) {
+    if (!isOperational(key)) config[key] = value;
+  }
+  // task_args and the solver chain (with its prompts) shape the eval as much as the config.
+  Object.assign(
+    config,
+    compact({
+      task_args: nonEmptyObject(spec.task_args),
+      solver: spec.solver,
+      solver_args: nonEmptyObject(spec.solver_args),
+      plan: Array.isArray(plan.steps) && plan.steps.length > 0 ? plan.steps : null,
+    }),
+  );
+  return nonEmptyObject(config);
+}
+
+/**
+ * Each importer sees one log, so the condition name is the model plus every setting that can
+ * tell two logs of a task apart (model_args, task_args, the generate config minus the seed),
+ * each key rendered flat. Several logs that differ only in the solver chain share a name; the
+ * settings (and the identity hash derived from them) still tell them apart.
+ */
+function conditionName(
+  model: string,
+  spec: Record<string, unknown>,
+  generation: JsonObject | null,
+): string {
+  const { seed: _seed, ...generationWithoutSeed } = generation ?? {};
+  const parts = [
+    ...renderSettings(jsonObject(spec.model_args) ?? {}),
+    ...renderSettings(jsonObject(spec.task_args) ?? {}),
+    ...renderSettings(generationWithoutSeed),
+  ];
+  return clip([model, ...parts].join(' '));
+}
+
+function metricsOf(
+  results: Record<string, unknown>,
+  examples: ImportedExample[],
+): { metrics: JsonObject; definitions: Record<string, MetricDefinition> } {
+  const metrics: JsonObject = {};
+  const definitions: Record<string, MetricDefinition> = {};
+  const fieldNames = fieldNamesOf(examples);
+  for (const score of Array.isArray(results.scores) ? results.scores : []) {
+    if (!isRecord(score) || !isRecord(score.metrics)) continue;
+    const scorer = str(score.scorer);
+    const name = str(score.name) ?? scorer ?? 'score';
+    for (const [key, metric] of Object.entries(score.metrics)) {
+      if (!isRecord(metric)) continue;
+      const metricName = str(metric.name) ?? key;
+      const full = `${name}/${metricName}`;
+      metrics[full] = jsonValue(metric.value);
+      // Scorer, reducer and params are part of the definition, so runs scored differently
+      // (another grader prompt, another reducer) show a definition mismatch.
+      definitions[full] = {
+        direction: null,
+        example_field: meanOfField(metricName, [name, `${scorer}/${name}`], fieldNames),
+        ...compact({
+          scorer,
+          reducer: score.reducer,
+          params: nonEmptyObject(score.params),
+          metric_params: nonEmptyObject(metric.params ?? metric.options),
+        }),
+      };
+    }
+  }
+  return { metrics, definitions };
+}
+
+/**
+ * An EvalLog header (FORMATS.md §4.1) plus its examples as one run. Experiment = the task (a
+ * new task_version is a new experiment: its samples or scoring changed); project = the folder
+ * the log sits in, the way people group their evals on disk.
+ */
+export function buildInspectRun(
+  log: Record<string, unknown>,
+  path: string,
+  examples: ImportedExample[],
+  warnings: string[],
+): ImportedRun {
+  const spec = isRecord(log.eval) ? log.eval : {};
+  const plan = isRecord(log.plan) ? log.plan : {};
+  const stats = isRecord(log.stats) ? log.stats : {};
+  const results = isRecord(log.results) ? log.results : {};
+  const dataset = isRecord(spec.dataset) ? spec.dataset : {};
+  const revision = isRecord(spec.revision) ? spec.revision : null;
+
+  const task = str(spec.task) ?? 'unknown-task';
+  const version = spec.task_version;
+  const experimentId =
+    version === undefined || version === null || version === 0 || version === '0'
+      ? task
+      : `${task}@${String(version)}`;
+  const status = str(log.status) ?? 'unknown';
+  const warning = statusWarning(status, log);
+  if (warning) warnings.push(warning);
+  if (log.invalidated === true) warnings.push('the log is marked invalidated');
+
+  const model = str(spec.model) ?? 'unknown-model';
+  // Logs before ~0.3.50 kept the generate config in the plan.
+  const generation = nonEmptyObject(
+    Object.fromEntries(
+      Object.entries({
+        ...(jsonObject(plan.config) ?? {}),
+        ...(jsonObject(spec.model_generate_config) ?? {}),
+      }).filter(([key]) => !TRANSPORT_KEYS.has(key)),
+    ),
+  );
+  // run_id is shared by every task of one eval() call; eval_id (newer logs) is per task.
+  const runId =
+    str(spec.eval_id) ??
+    ([str(spec.run_id), str(spec.task_id)].filter(Boolean).join(':') || basename(path));
+  const { metrics, definitions } = metricsOf(results, examples);
+
+  return {
+    runId,
+    format: 'inspect',
+    formatVersion: int(log.version) !== null ? String(log.version) : null,
+    project: basename(dirname(path)) || task,
+    experiment: {
+      id: experimentId,
+      name: str(spec.task_display_name) ?? task,
+      question: null,
+      claim: null,
+      deviations: [],
+      reproduces: null,
+    },
+    condition: {
+      name: conditionName(model, spec, generation),
+      role: null,
+      series: null,
+      level: null,
+      expect: {},
+      compareTo: [],
+      identityHash: null,
+    },
+    settings: {
+      model: compact({
+        id: model,
+        args: nonEmptyObject(spec.model_args),
+        roles: nonEmptyObject(spec.model_roles),
+      }),
+      dataset: nonEmptyObject(
+        compact({
+          id: str(dataset.name) ?? str(dataset.location),
+          location: dataset.location,
+          samples: dataset.samples,
+          shuffled: dataset.shuffled,
+        }),
+      ),
+      sae: null,
+      intervention: null,
+      generation,
+      config: evalConfig(spec, plan),
+      params: null,
+    },
+    codeCommit: revision ? str(revision.commit) : null,
+    startedAt: utcIso(stats.started_at) ?? utcIso(spec.created),
+    finishedAt: status === 'started' ? null : utcIso(stats.completed_at),
+    state: STATES[status] ?? 'unknown',
+    seed: int(generation?.seed) ?? int(jsonObject(spec.config)?.seed),
+    metrics,
+    metricDefinitions: definitions,
+    provenance: compact({
+      status,
+      eval_id: spec.eval_id,
+      run_id: spec.run_id,
+      eval_set_id: spec.eval_set_id,
+      task_id: spec.task_id,
+      task_file: spec.task_file,
+      task_registry_name: spec.task_registry_name,
+      created: spec.created,
+      revision,
+      packages: spec.packages,
+      model_base_url: spec.model_base_url,
+      model_usage: stats.model_usage,
+      total_samples: results.total_samples,
+      completed_samples: results.completed_samples,
+      error: isRecord(log.error) ? log.error.message : null,
+    }),
+    warnings,
+    examples,
+  };
+}

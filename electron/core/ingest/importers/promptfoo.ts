@@ -1,0 +1,237 @@
+import path from 'node:path';
+import {
+  emptySettings,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type JsonValue,
+  type MetricDefinition,
+} from '../../../../shared/model';
+import { sha256Text } from '../hash';
+import { ImportProblem } from '../types';
+import { clip, compact, int, isRecord, jsonObject, num, str, utcIso } from './json-values';
+import { describeType, seedOf } from './mechlens';
+
+/**
+ * promptfoo `-o output.json` exports (FORMATS.md §4.3). Each result's `promptIdx` indexes the
+ * summary's `prompts`, and promptfoo makes one entry there per prompt × provider pair, so one
+ * promptIdx is one column of promptfoo's own results table: one run here.
+ */
+
+export function isPromptfooOutput(value: unknown): boolean {
+  if (!isRecord(value) || !isRecord(value.results)) return false;
+  const summary = value.results;
+  if ((summary.version !== 2 && summary.version !== 3) || !Array.isArray(summary.results))
+    return false;
+  const first: unknown = summary.results[0];
+  return first === undefined || (isRecord(first) && 'promptIdx' in first);
+}
+
+/** Key order must not change an id, so keys are sorted. Depth is bounded by parseJson. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * A test's description when it has one, else a hash of its variables: testIdx would change
+ * whenever tests are reordered, and matching across runs is by id only.
+ */
+function exampleIdOf(result: Record<string, unknown>, testCase: Record<string, unknown>): string {
+  const description = str(testCase.description) ?? str(result.description);
+  if (description) return description;
+  const vars = jsonObject(result.vars) ?? jsonObject(testCase.vars);
+  if (vars && Object.keys(vars).length > 0)
+    return `vars-${sha256Text(canonicalJson(vars)).slice(0, 12)}`;
+  return `test-${int(result.testIdx) ?? 0}`;
+}
+
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function exampleOf(result: Record<string, unknown>): ImportedExample {
+  const testCase = isRecord(result.testCase) ? result.testCase : {};
+  const response = isRecord(result.response) ? result.response : {};
+  const prompt = result.prompt;
+  const graded = isRecord(result.gradingResult) ? result.gradingResult : {};
+  const named = jsonObject(result.namedScores) ?? jsonObject(graded.namedScores) ?? {};
+  const pass = typeof result.success === 'boolean' ? result.success : (graded.pass ?? null);
+  // failureReason 2 is a provider or runtime error; 1 is only a failed assertion.
+  const errored = result.failureReason === 2;
+  return {
+    id: exampleIdOf(result, testCase),
+    input: isRecord(prompt) ? textOf(prompt.raw) : textOf(prompt),
+    output: textOf(response.output),
+    fields: { ...named, pass: pass as JsonValue, score: num(result.score) ?? num(graded.score) },
+    target: null,
+    error: errored ? (str(result.error) ?? str(response.error) ?? 'error') : null,
+  };
+}
+
+interface Column {
+  promptIdx: number;
+  results: Record<string, unknown>[];
+}
+
+function providerOf(result: Record<string, unknown>, prompt: Record<string, unknown>) {
+  const provider = result.provider;
+  const id =
+    (isRecord(provider) ? str(provider.id) : str(provider)) ??
+    str(prompt.provider) ??
+    'unknown provider';
+  const label = isRecord(provider) ? str(provider.label) : null;
+  return { id, label: label || null };
+}
+
+/** promptfoo's per-column totals, flattened one level ("tokenUsage/total") so every metric is a scalar. */
+function metricsOf(prompt: Record<string, unknown>): JsonObject {
+  const metrics: JsonObject = {};
+  for (const [key, value] of Object.entries(jsonObject(prompt.metrics) ?? {})) {
+    if (!isRecord(value)) metrics[key] = value;
+    else
+      for (const [inner, item] of Object.entries(value))
+        if (!isRecord(item)) metrics[`${key}/${inner}`] = item;
+  }
+  const passed = num(metrics.testPassCount);
+  const total =
+    (passed ?? 0) + (num(metrics.testFailCount) ?? 0) + (num(metrics.testErrorCount) ?? 0);
+  if (passed !== null && total > 0) metrics.pass_rate = passed / total;
+  return metrics;
+}
+
+function definitionsFor(metrics: JsonObject): Record<string, MetricDefinition> {
+  const out: Record<string, MetricDefinition> = {};
+  if ('pass_rate' in metrics) {
+    out.pass_rate = {
+      description: 'Share of tests whose assertions all passed (testPassCount over all tests).',
+      example_field: 'pass',
+      direction: 'higher_is_better',
+    };
+  }
+  if ('score' in metrics) {
+    // A sum over tests, so it is not the mean of the per-example `score` field.
+    out.score = {
+      description: "Sum of the tests' scores, as promptfoo reports it.",
+      direction: 'higher_is_better',
+    };
+  }
+  return out;
+}
+
+export function importPromptfoo(value: unknown, src: { path: string }): ImportedRun[] {
+  if (!isPromptfooOutput(value)) throw new ImportProblem('not a promptfoo output file');
+  const file = value as Record<string, unknown>;
+  const summary = file.results as Record<string, unknown>;
+  const config = isRecord(file.config) ? file.config : {};
+  const metadata = isRecord(file.metadata) ? file.metadata : {};
+  const head = isRecord(summary.table) && isRecord(summary.table.head) ? summary.table.head : {};
+  const promptList: unknown[] = Array.isArray(summary.prompts)
+    ? summary.prompts
+    : Array.isArray(head.prompts)
+      ? head.prompts
+      : [];
+
+  const columns = new Map<number, Column>();
+  (summary.results as unknown[]).forEach((result, index) => {
+    if (!isRecord(result)) {
+      throw new ImportProblem(
+        `results.results[${index}] should be an object, but it is ${describeType(result)}`,
+      );
+    }
+    const promptIdx = int(result.promptIdx) ?? 0;
+    const column = columns.get(promptIdx) ?? { promptIdx, results: [] };
+    column.results.push(result);
+    columns.set(promptIdx, column);
+  });
+
+  const evalId = str(file.evalId);
+  const description = str(config.description);
+  const experimentKey = evalId ?? sha256Text(path.resolve(src.path)).slice(0, 16);
+  const distinctPrompts = new Set(
+    promptList.map((p) => (isRecord(p) ? (str(p.id) ?? str(p.raw)) : null)),
+  );
+  const providers = Array.isArray(config.providers) ? config.providers : [];
+  const names = new Set<string>();
+
+  return [...columns.values()]
+    .sort((a, b) => a.promptIdx - b.promptIdx)
+    .map((column): ImportedRun => {
+      const promptEntry = promptList[column.promptIdx];
+      const prompt = isRecord(promptEntry) ? promptEntry : {};
+      const provider = providerOf(column.results[0]!, prompt);
+      const promptLabel = str(prompt.label) ?? str(prompt.raw);
+      let name = provider.label ?? provider.id;
+      if (distinctPrompts.size > 1 && promptLabel) name = `${name} | ${clip(promptLabel, 60)}`;
+      if (names.has(name)) name = `${name} #${column.promptIdx}`;
+      names.add(name);
+
+      const warnings: string[] = [];
+      const seen = new Map<string, number>();
+      const examples = column.results.map((result) => {
+        const example = exampleOf(result);
+        const repeat = (seen.get(example.id) ?? 0) + 1;
+        seen.set(example.id, repeat);
+        // Repeated tests (--repeat, identical vars) keep every answer under a numbered id.
+        if (repeat > 1) example.id = `${example.id}#${repeat}`;
+        return example;
+      });
+      const repeated = [...seen.values()].filter((n) => n > 1).length;
+      if (repeated > 0)
+        warnings.push(
+          `${repeated} test(s) appear more than once; repeats are numbered "#2", "#3", …`,
+        );
+
+      const providerEntry = providers.find((p) => isRecord(p) && p.id === provider.id);
+      const providerConfig = isRecord(providerEntry) ? jsonObject(providerEntry.config) : null;
+      const metrics = metricsOf(prompt);
+      const settings = emptySettings();
+      settings.model = compact({ id: provider.id, label: provider.label });
+      settings.config = providerConfig;
+      settings.params = compact({ prompt: promptLabel });
+      return {
+        runId: `promptfoo-${sha256Text(`${experimentKey}|${column.promptIdx}|${provider.id}`).slice(0, 24)}`,
+        format: 'promptfoo',
+        formatVersion: String(summary.version),
+        project: path.basename(path.dirname(path.resolve(src.path))),
+        experiment: {
+          id: `promptfoo:${experimentKey}`,
+          name: description ?? evalId ?? path.basename(src.path),
+          question: null,
+          claim: null,
+          deviations: [],
+          reproduces: null,
+        },
+        condition: {
+          name,
+          role: null,
+          series: null,
+          level: null,
+          expect: {},
+          compareTo: [],
+          identityHash: null,
+        },
+        settings,
+        codeCommit: null,
+        startedAt: utcIso(summary.timestamp) ?? utcIso(metadata.evaluationCreatedAt),
+        finishedAt: null,
+        state: 'completed',
+        seed: seedOf(null, providerConfig),
+        metrics,
+        metricDefinitions: definitionsFor(metrics),
+        provenance: compact({
+          producer: compact({ name: 'promptfoo', version: str(metadata.promptfooVersion) }),
+          eval_id: evalId,
+          shareable_url: str(file.shareableUrl),
+          exported_at: str(metadata.exportedAt),
+        }),
+        warnings,
+        examples,
+      };
+    });
+}

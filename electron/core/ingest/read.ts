@@ -1,0 +1,482 @@
+import fs from 'node:fs';
+import { open, readFile, stat } from 'node:fs/promises';
+import { Decompress } from 'fzstd';
+import { ImportProblem } from './types';
+
+/**
+ * Readers for untrusted run files. Every failure a person could act on becomes an
+ * ImportProblem whose message says what is wrong and where (line and column, byte offset),
+ * because the problems list is the only place a user sees why a file was not imported.
+ */
+
+export const DEFAULT_MAX_BYTES = 1024 ** 3;
+/** Later code walks parsed values recursively; this bound keeps it off the stack limit. */
+export const MAX_JSON_DEPTH = 512;
+const BINARY_PROBE_BYTES = 8192;
+/** One JSONL record larger than this is not a run record anyone meant to write. */
+const MAX_LINE_BYTES = 512 * 1024 ** 2;
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0
+    ? `${count(bytes)} bytes`
+    : `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}
+
+/** Turns a Node file-system error into a sentence about the file. */
+export function describeFsError(error: unknown): string {
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied: Pairwise is not allowed to read it (check the permissions and owner of the file or its folder)';
+    case 'ENOENT':
+      return 'it no longer exists (it was moved or deleted while Pairwise was reading)';
+    case 'EISDIR':
+      return 'it is a folder, not a file';
+    case 'ELOOP':
+      return 'too many levels of symbolic links (a symbolic link loop)';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'too many files are open at once; index again in a moment';
+    case 'EIO':
+      return 'the disk reported an input/output error while reading it';
+    default:
+      return `it could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** File-system errors become problems; anything else (aborts, bugs) passes through. */
+function fsProblem(error: unknown): unknown {
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
+  return typeof code === 'string' && !isAbortError(error)
+    ? new ImportProblem(describeFsError(error))
+    : error;
+}
+
+/** Byte offset of the first malformed UTF-8 sequence, or -1 when the bytes are valid. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const extra =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 1
+        : lead >= 0xe0 && lead <= 0xef
+          ? 2
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 3
+            : 0;
+    if (extra === 0) return i;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= extra; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf))
+        return i;
+    }
+    i += extra + 1;
+  }
+  return -1;
+}
+
+/** Decodes a whole file's bytes as UTF-8 text; a leading BOM is dropped. */
+export function decodeText(bytes: Uint8Array): string {
+  if (bytes.length === 0) throw new ImportProblem('the file is empty');
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new ImportProblem('the file is UTF-16 text; save it as UTF-8 and index it again');
+  }
+  if (bytes.subarray(0, BINARY_PROBE_BYTES).indexOf(0) !== -1) {
+    throw new ImportProblem('binary data, not a text run file');
+  }
+  try {
+    // ignoreBOM is false by default, so the decoder itself strips a leading UTF-8 BOM.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    const bad = firstInvalidUtf8(bytes);
+    if (bad !== -1)
+      throw new ImportProblem(`not valid UTF-8 text (first bad byte at offset ${count(bad)})`);
+    throw new ImportProblem(
+      `the file (${formatBytes(bytes.length)}) is too large to read as one piece of text: ${String(error)}`,
+    );
+  }
+}
+
+export async function readTextFile(
+  path: string,
+  opts: { maxBytes?: number; signal?: AbortSignal } = {},
+): Promise<string> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  const tooBig = (size: number) =>
+    new ImportProblem(
+      `the file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one file`,
+    );
+  let bytes: Buffer;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw new ImportProblem(describeFsError({ code: 'EISDIR' }));
+    if (info.size > maxBytes) throw tooBig(info.size);
+    bytes = await readFile(path, { signal: opts.signal });
+  } catch (error) {
+    throw fsProblem(error);
+  }
+  // The file may have grown between stat and read.
+  if (bytes.length > maxBytes) throw tooBig(bytes.length);
+  return decodeText(bytes);
+}
+
+/** The first `length` bytes of a file, for sniffing its kind without reading all of it. */
+export async function readHead(path: string, length: number): Promise<Uint8Array> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fsProblem(error);
+  }
+}
+
+// ---------------------------------------------------------------------------------- JSON
+
+interface JsonError {
+  offset: number;
+  reason: string;
+}
+
+const closerOf = (open: string): string => (open === '{' ? '}' : ']');
+const show = (c: string): string => (c === "'" ? `"'"` : `'${c}'`);
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const NUMBER_PREFIX = /-?\d*\.?\d*(?:[eE][+-]?\d*)?$/y;
+
+function scanString(s: string, start: number): number | JsonError {
+  for (let j = start + 1; j < s.length; j++) {
+    const c = s.charCodeAt(j);
+    if (c === 0x22) return j + 1;
+    if (c < 0x20) {
+      const hex = c.toString(16).padStart(4, '0').toUpperCase();
+      return {
+        offset: j,
+        reason: `a raw control character (U+${hex}) inside a string; it must be escaped`,
+      };
+    }
+    if (c !== 0x5c) continue;
+    const escape = s[j + 1];
+    if (escape === undefined) break;
+    if (escape === 'u') {
+      const hex = s.slice(j + 2, j + 6);
+      if (!/^[0-9a-fA-F]*$/.test(hex))
+        return { offset: j, reason: 'a \\u escape needs four hex digits' };
+      j += 5;
+    } else if ('"\\/bfnrt'.includes(escape)) j++;
+    else return { offset: j, reason: `the escape \\${escape} is not valid JSON` };
+  }
+  return { offset: s.length, reason: 'unexpected end of JSON' };
+}
+
+function scanScalar(s: string, i: number): number | JsonError {
+  for (const literal of ['true', 'false', 'null']) {
+    if (s.startsWith(literal, i)) return i + literal.length;
+    if (literal.startsWith(s.slice(i)))
+      return { offset: s.length, reason: 'unexpected end of JSON' };
+  }
+  NUMBER.lastIndex = i;
+  if (NUMBER.exec(s)) return NUMBER.lastIndex;
+  NUMBER_PREFIX.lastIndex = i;
+  if (NUMBER_PREFIX.test(s)) return { offset: s.length, reason: 'unexpected end of JSON' };
+  const word = /[\w.+-]{1,20}/y;
+  word.lastIndex = i;
+  return { offset: i, reason: `unexpected ${show(word.exec(s)?.[0] ?? s[i]!)}` };
+}
+
+/**
+ * Finds where JSON text goes wrong. JSON.parse only says where on some V8 versions and for
+ * some errors, so this small iterative scanner (run only after a failed parse) gives every
+ * message a line and column.
+ */
+function locateJsonError(s: string): JsonError | null {
+  const stack: string[] = [];
+  let want: 'value' | 'key' | 'colon' | 'next' | 'end' = 'value';
+  let justOpened = false;
+  for (let i = 0; ;) {
+    while (i < s.length && ' \t\n\r'.includes(s[i]!)) i++;
+    const c = s[i];
+    if (c === undefined)
+      return want === 'end' ? null : { offset: i, reason: 'unexpected end of JSON' };
+    const top = stack[stack.length - 1];
+    if (top && (want === 'next' || justOpened) && c === closerOf(top)) {
+      stack.pop();
+      i++;
+      want = stack.length > 0 ? 'next' : 'end';
+      justOpened = false;
+      continue;
+    }
+    justOpened = false;
+    if (want === 'end')
+      return { offset: i, reason: `unexpected ${show(c)} after the end of the JSON value` };
+    if (want === 'colon') {
+      if (c !== ':')
+        return { offset: i, reason: `expected ':' after a property name, found ${show(c)}` };
+      i++;
+      want = 'value';
+      continue;
+    }
+    if (want === 'next') {
+      if (c !== ',')
+        return { offset: i, reason: `expected ',' or '${closerOf(top!)}', found ${show(c)}` };
+      i++;
+      want = top === '{' ? 'key' : 'value';
+      continue;
+    }
+    if (want === 'key' && c !== '"') {
+      return { offset: i, reason: `expected a double-quoted property name, found ${show(c)}` };
+    }
+    if (c === '{' || c === '[') {
+      stack.push(c);
+      if (stack.length > MAX_JSON_DEPTH)
+        return { offset: i, reason: `nested more than ${MAX_JSON_DEPTH} levels deep` };
+      i++;
+      want = c === '{' ? 'key' : 'value';
+      justOpened = true;
+      continue;
+    }
+    const end = c === '"' ? scanString(s, i) : scanScalar(s, i);
+    if (typeof end !== 'number') return end;
+    i = end;
+    want = want === 'key' ? 'colon' : stack.length > 0 ? 'next' : 'end';
+  }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+/**
+ * Explains why JSON.parse rejected `text`. `firstLine` shifts line numbers when the text is one
+ * line of a larger file (JSON Lines); `atFileEnd` says whether running out of text could mean
+ * the writer is not finished.
+ */
+export function explainJsonError(
+  text: string,
+  error: unknown,
+  firstLine = 1,
+  atFileEnd = true,
+): string {
+  if (error instanceof RangeError) return `nested more than ${MAX_JSON_DEPTH} levels deep`;
+  if (text.trim() === '') return 'the file contains only whitespace, no JSON';
+  const v8 = error instanceof Error ? error.message : String(error);
+  const found = locateJsonError(text) ?? {
+    offset: Number(/at position (\d+)/.exec(v8)?.[1] ?? text.length),
+    reason: v8.replace(/ in JSON at position \d+.*$/s, '').replace(/^\w/, (c) => c.toLowerCase()),
+  };
+  const { line, column } = lineAndColumn(text, found.offset);
+  const where = `line ${count(line + firstLine - 1)}`;
+  const nonFinite = /^-?(?:NaN|Infinity)/.exec(text.slice(found.offset, found.offset + 9));
+  if (nonFinite) {
+    return `${nonFinite[0]} is not valid JSON (${where}); the producer wrote a non-finite number`;
+  }
+  if (found.offset >= text.trimEnd().length) {
+    const hint = atFileEnd ? ' — the file may still be being written' : '';
+    return `${where}, column ${count(column)}: unexpected end of JSON${hint}`;
+  }
+  return `${where}, column ${count(column)}: ${found.reason}`;
+}
+
+/** Rejects values nested deeper than MAX_JSON_DEPTH, without recursing itself. */
+export function checkDepth(value: unknown): void {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH)
+      throw new ImportProblem(`nested more than ${MAX_JSON_DEPTH} levels deep`);
+    for (const child of Array.isArray(item) ? item : Object.values(item as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+}
+
+/** JSON.parse with messages a person can act on; `label` names the part of a larger file. */
+export function parseJson(text: string, label?: string): unknown {
+  const prefix = label ? `${label}: ` : '';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ImportProblem(prefix + explainJsonError(text, error));
+  }
+  if (value !== null && typeof value === 'object') {
+    try {
+      checkDepth(value);
+    } catch (error) {
+      throw new ImportProblem(prefix + (error as Error).message);
+    }
+  }
+  return value;
+}
+
+// ----------------------------------------------------------------------------- JSON Lines
+
+interface HeldLine {
+  lineNo: number;
+  message: string;
+}
+
+export interface JsonLinesResult {
+  /** Records handed to onRecord (blank and skipped lines are not counted). */
+  lines: number;
+  warnings: string[];
+}
+
+/**
+ * Streams a JSON Lines file (plain, or `.zst`), calling onRecord per non-blank line. A bad
+ * line in the middle fails the file with its line number; a bad LAST line is what a writer
+ * that is still running leaves behind, so it becomes a warning and the rest is kept.
+ */
+export async function readJsonLines(
+  path: string,
+  onRecord: (value: unknown, lineNo: number) => void,
+  opts: { signal?: AbortSignal; onBytes?: (bytes: number) => void } = {},
+): Promise<JsonLinesResult> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const warnings: string[] = [];
+  /** A bad line is only an error once a later non-blank line shows it was not the last. */
+  let held: HeldLine | null = null;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let lineNo = 0;
+  let records = 0;
+
+  const decode = (bytes: Uint8Array): string | null => {
+    try {
+      return decoder.decode(bytes);
+    } catch {
+      return null;
+    }
+  };
+
+  const handleLine = (bytes: Uint8Array): void => {
+    lineNo++;
+    const text = decode(bytes);
+    if (text !== null && text.trim() === '') return;
+    if (held !== null) throw new ImportProblem(held.message);
+    const at = lineNo;
+    if (text === null) {
+      const offset = count(firstInvalidUtf8(bytes));
+      held = {
+        lineNo: at,
+        message: `line ${count(at)} is not valid UTF-8 text (bad byte at offset ${offset} of the line)`,
+      };
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      held = { lineNo: at, message: explainJsonError(text, error, at, false) };
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      try {
+        checkDepth(value);
+      } catch (error) {
+        throw new ImportProblem(`line ${count(at)}: ${(error as Error).message}`);
+      }
+    }
+    records++;
+    onRecord(value, at);
+  };
+
+  const handleBytes = (data: Uint8Array): void => {
+    let start = 0;
+    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
+      const piece = data.subarray(start, nl);
+      handleLine(pending.length > 0 ? Buffer.concat([...pending, piece]) : piece);
+      pending = [];
+      pendingBytes = 0;
+      start = nl + 1;
+    }
+    if (start < data.length) {
+      // Copied: the zstd decoder may reuse its output buffer after this call returns.
+      pending.push(data.slice(start));
+      pendingBytes += data.length - start;
+      if (pendingBytes > MAX_LINE_BYTES) {
+        throw new ImportProblem(
+          `line ${count(lineNo + 1)} is longer than ${formatBytes(MAX_LINE_BYTES)}`,
+        );
+      }
+    }
+  };
+
+  const zstd = path.toLowerCase().endsWith('.zst')
+    ? new Decompress((chunk) => handleBytes(chunk))
+    : null;
+  const decompress = (decoder: Decompress, chunk: Uint8Array, final: boolean): void => {
+    try {
+      decoder.push(chunk, final);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'number') throw error;
+      if (final && code === 5)
+        warnings.push(
+          'the zstd stream ends early (the file may be incomplete); the records before the cut were read',
+        );
+      else
+        throw new ImportProblem(
+          `the zstd-compressed data is damaged (${(error as Error).message})`,
+        );
+    }
+  };
+
+  let bytesRead = 0;
+  try {
+    for await (const chunk of fs.createReadStream(path, {
+      highWaterMark: 1 << 20,
+      signal: opts.signal,
+    })) {
+      const bytes = chunk as Buffer;
+      bytesRead += bytes.length;
+      opts.onBytes?.(bytesRead);
+      if (zstd) decompress(zstd, bytes, false);
+      else handleBytes(bytes);
+    }
+    if (zstd) decompress(zstd, new Uint8Array(0), true);
+  } catch (error) {
+    throw fsProblem(error);
+  }
+  if (bytesRead === 0) throw new ImportProblem('the file is empty');
+  if (pending.length > 0) handleLine(Buffer.concat(pending));
+  // TypeScript cannot see the closure's assignments, hence the cast.
+  const last = held as HeldLine | null;
+  if (last !== null) {
+    warnings.push(
+      `line ${count(last.lineNo)}, the last line, was skipped: it is incomplete or malformed, perhaps because the file is still being written (${last.message})`,
+    );
+  }
+  return { lines: records, warnings };
+}

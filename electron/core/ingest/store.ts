@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import type { ImportedRun, JsonValue } from '../../../shared/model';
+import type { Db } from '../db/open';
+import type { UnitStat } from './identity';
+
+export interface SourceRecord {
+  path: string;
+  folder: string | null;
+  stat: UnitStat | null;
+  sha256: string | null;
+  importer: string | null;
+  importerVersion: string | null;
+}
+
+function sortedJson(value: JsonValue | undefined): string {
+  if (value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    const object = value as Record<string, JsonValue>;
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(object[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function hash(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+const seedKeys = new Set(['seed', 'random_seed']);
+
+/** Our own condition identity for formats without one: the settings minus any seed (FORMATS.md §0). */
+function settingsIdentity(run: ImportedRun): string {
+  const stripped: Record<string, JsonValue> = {};
+  for (const [section, value] of Object.entries(run.settings)) {
+    if (value === null) continue;
+    const copy: Record<string, JsonValue> = {};
+    for (const [k, v] of Object.entries(value as Record<string, JsonValue>))
+      if (!seedKeys.has(k)) copy[k] = v;
+    stripped[section] = copy;
+  }
+  return createHash('sha256').update(sortedJson(stripped)).digest('hex').slice(0, 40);
+}
+
+export function experimentIdOf(run: ImportedRun): string {
+  return run.experiment ? run.experiment.id : `project:${run.project}`;
+}
+
+/**
+ * The single writer's half of indexing. Each unit is one transaction: its old runs go, its new
+ * runs come in, so a failure in one file never rolls back another, and a crash mid-way leaves
+ * the previous state of that file intact.
+ */
+export class IndexStore {
+  private readonly upsertSource;
+  private readonly deleteRunsOfSource;
+  private readonly upsertProject;
+  private readonly upsertExperiment;
+  private readonly insertRun;
+  private readonly insertExample;
+  private readonly sourceByPath;
+
+  constructor(private readonly db: Db) {
+    this.upsertSource = db.prepare(`
+      INSERT INTO sources (path, folder, size, mtime_ms, sha256, importer, importer_version, status, error, indexed_at)
+      VALUES (@path, @folder, @size, @mtime_ms, @sha256, @importer, @importer_version, @status, @error, @indexed_at)
+      ON CONFLICT(path) DO UPDATE SET folder = COALESCE(excluded.folder, folder), size = excluded.size,
+        mtime_ms = excluded.mtime_ms, sha256 = excluded.sha256, importer = excluded.importer,
+        importer_version = excluded.importer_version, status = excluded.status, error = excluded.error,
+        indexed_at = excluded.indexed_at
+      RETURNING id`);
+    this.sourceByPath = db.prepare(`SELECT id FROM sources WHERE path = ?`);
+    this.deleteRunsOfSource = db.prepare(`DELETE FROM runs WHERE source_id = ?`);
+    this.upsertProject = db.prepare(
+      `INSERT INTO projects (id, name, source_format) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING`,
+    );
+    this.upsertExperiment = db.prepare(`
+      INSERT INTO experiments (id, project_id, name, question, claim, deviations, reproduces, declared)
+      VALUES (@id, @project_id, @name, @question, @claim, @deviations, @reproduces, @declared)
+      ON CONFLICT(id) DO UPDATE SET
+        question = COALESCE(excluded.question, question), claim = COALESCE(excluded.claim, claim),
+        deviations = CASE WHEN excluded.declared = 1 THEN excluded.deviations ELSE deviations END,
+        reproduces = COALESCE(excluded.reproduces, reproduces),
+        declared = MAX(declared, excluded.declared)`);
+    this.insertRun = db.prepare(`
+      INSERT INTO runs (id, source_id, experiment_id, condition_name, role, series, level, expect, compare_to,
+        identity_hash, settings, format, format_version, path, started_at, finished_at, sort_time, state, seed,
+        code_commit, metrics, metric_definitions, provenance, warnings, example_count, source_sha256)
+      VALUES (@id, @source_id, @experiment_id, @condition_name, @role, @series, @level, @expect, @compare_to,
+        @identity_hash, @settings, @format, @format_version, @path, @started_at, @finished_at, @sort_time, @state,
+        @seed, @code_commit, @metrics, @metric_definitions, @provenance, @warnings, @example_count, @source_sha256)
+      ON CONFLICT(id) DO UPDATE SET source_id = excluded.source_id, experiment_id = excluded.experiment_id,
+        condition_name = excluded.condition_name, role = excluded.role, series = excluded.series,
+        level = excluded.level, expect = excluded.expect, compare_to = excluded.compare_to,
+        identity_hash = excluded.identity_hash, settings = excluded.settings, format = excluded.format,
+        format_version = excluded.format_version, path = excluded.path, started_at = excluded.started_at,
+        finished_at = excluded.finished_at, sort_time = excluded.sort_time, state = excluded.state,
+        seed = excluded.seed, code_commit = excluded.code_commit, metrics = excluded.metrics,
+        metric_definitions = excluded.metric_definitions, provenance = excluded.provenance,
+        warnings = excluded.warnings, example_count = excluded.example_count,
+        source_sha256 = excluded.source_sha256, missing = 0
+      RETURNING rowid`);
+    this.insertExample = db.prepare(`
+      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  }
+
+  private source(
+    record: SourceRecord,
+    status: 'imported' | 'failed' | 'skipped',
+    error: string | null,
+  ): number {
+    const row = this.upsertSource.get({
+      path: record.path,
+      folder: record.folder,
+      size: record.stat?.size ?? null,
+      mtime_ms: record.stat?.mtimeMs ?? null,
+      sha256: record.sha256,
+      importer: record.importer,
+      importer_version: record.importerVersion,
+      status,
+      error,
+      indexed_at: new Date().toISOString(),
+    }) as { id: number };
+    return row.id;
+  }
+
+  writeImported(record: SourceRecord, runs: ImportedRun[]): { runs: number; examples: number } {
+    let examples = 0;
+    this.db
+      .transaction(() => {
+        const sourceId = this.source(record, 'imported', null);
+        this.deleteRunsOfSource.run(sourceId);
+        for (const run of runs) examples += this.writeRun(sourceId, record, run);
+      })
+      .immediate();
+    return { runs: runs.length, examples };
+  }
+
+  /** A failed re-import keeps the runs the file gave before: nothing already indexed is lost. */
+  writeFailed(record: SourceRecord, message: string): void {
+    this.source(record, 'failed', message);
+  }
+
+  /** Remembered so that a rescan does not parse a file we do not understand again. */
+  writeSkipped(record: SourceRecord): void {
+    this.db
+      .transaction(() => {
+        const sourceId = this.source(record, 'skipped', null);
+        this.deleteRunsOfSource.run(sourceId);
+      })
+      .immediate();
+  }
+
+  forget(path: string): void {
+    const row = this.sourceByPath.get(path) as { id: number } | undefined;
+    if (!row) return;
+    this.db.transaction(() => {
+      this.db.prepare(`UPDATE runs SET missing = 1 WHERE source_id = ?`).run(row.id);
+      this.db
+        .prepare(`UPDATE sources SET status = 'missing', error = NULL WHERE id = ?`)
+        .run(row.id);
+    })();
+  }
+
+  private writeRun(sourceId: number, record: SourceRecord, run: ImportedRun): number {
+    const experimentId = experimentIdOf(run);
+    this.upsertProject.run(run.project, run.project, run.format);
+    this.upsertExperiment.run({
+      id: experimentId,
+      project_id: run.project,
+      name: run.experiment?.name ?? run.project,
+      question: run.experiment?.question ?? null,
+      claim: run.experiment?.claim ?? null,
+      deviations: JSON.stringify(run.experiment?.deviations ?? []),
+      reproduces: run.experiment?.reproduces ? JSON.stringify(run.experiment.reproduces) : null,
+      declared: run.experiment ? 1 : 0,
+    });
+    const { rowid } = this.insertRun.get({
+      id: run.runId,
+      source_id: sourceId,
+      experiment_id: experimentId,
+      condition_name: run.condition.name,
+      role: run.condition.role,
+      series: run.condition.series,
+      level: run.condition.level,
+      expect: JSON.stringify(run.condition.expect),
+      compare_to: JSON.stringify(run.condition.compareTo),
+      identity_hash: run.condition.identityHash ?? settingsIdentity(run),
+      settings: JSON.stringify(run.settings),
+      format: run.format,
+      format_version: run.formatVersion,
+      path: record.path,
+      started_at: run.startedAt,
+      finished_at: run.finishedAt,
+      sort_time:
+        run.finishedAt ?? (record.stat ? new Date(record.stat.mtimeMs).toISOString() : null),
+      state: run.state,
+      seed: run.seed,
+      code_commit: run.codeCommit,
+      metrics: JSON.stringify(run.metrics),
+      metric_definitions: JSON.stringify(run.metricDefinitions),
+      provenance: JSON.stringify(run.provenance),
+      warnings: JSON.stringify(run.warnings),
+      example_count: run.examples.length,
+      source_sha256: record.sha256,
+    }) as { rowid: number };
+    this.db.prepare(`DELETE FROM examples WHERE run_rowid = ?`).run(rowid);
+    for (const example of run.examples) {
+      const fields = sortedJson(example.fields);
+      this.insertExample.run(
+        rowid,
+        example.id,
+        example.input,
+        example.output,
+        fields,
+        example.target,
+        example.error,
+        hash(example.input),
+        hash(example.output),
+        hash(fields),
+      );
+    }
+    return run.examples.length;
+  }
+}

@@ -1,0 +1,46 @@
+import type { ImportedRun } from '../../../shared/model';
+
+/**
+ * One thing the scanner found that an importer may turn into runs. Most units are one file;
+ * a REPS run is a directory (run.json + events.jsonl[.zst]); an lm-eval result is a
+ * results_*.json with its samples_*.jsonl siblings. `files` lists every file whose bytes make
+ * up the unit, so its identity (size, mtime, sha256) covers all of them.
+ */
+export interface SourceUnit {
+  /** The path that names the unit in problems and in the sources table (file or directory). */
+  path: string;
+  kind: 'file' | 'reps-run' | 'lm-eval';
+  files: string[];
+}
+
+export interface ImportContext {
+  signal: AbortSignal;
+  /** Called now and then with bytes read so far, for progress. */
+  onBytes?(bytes: number): void;
+}
+
+export type ImportOutcome =
+  | { status: 'imported'; importer: string; runs: ImportedRun[] }
+  /** Not a format we know: skipped silently, never a problem. */
+  | { status: 'skipped' };
+
+/**
+ * A recognised file that cannot be imported. The message is for a person and says what to
+ * do where it can ("line 1,204: unexpected end of JSON — the file may still be being written").
+ */
+export class ImportProblem extends Error {
+  constructor(
+    message: string,
+    readonly importer: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ImportProblem';
+  }
+}
+
+export interface Importer {
+  /** Stable name stored with each source ("mechlens", "reps", …). */
+  name: string;
+  /** Bump when the importer's output changes, so stored sources are re-imported. */
+  version: string;
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Job, JobKind, JobProgress } from '../../../shared/jobs';
+import type { Db } from '../db/open';
+import { ProgressThrottle } from './progress';
+import { isCancelled } from './protocol';
+
+export interface JobContext {
+  jobId: string;
+  signal: AbortSignal;
+  progress(progress: JobProgress): void;
+}
+
+export interface JobEvents {
+  progress(jobId: string, progress: JobProgress): void;
+  finished(job: Job): void;
+}
+
+interface Live {
+  job: Job;
+  controller: AbortController;
+  throttle: ProgressThrottle;
+  done: Promise<void>;
+}
+
+interface JobRow {
+  id: string;
+  kind: string;
+  title: string;
+  state: string;
+  created_at: string;
+  finished_at: string | null;
+  error: string | null;
+  progress: string | null;
+}
+
+function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind as Job['kind'],
+    title: row.title,
+    state: row.state as Job['state'],
+    createdAt: row.created_at,
+    finishedAt: row.finished_at,
+    error: row.error,
+    progress: row.progress ? (JSON.parse(row.progress) as JobProgress) : null,
+  };
+}
+
+/**
+ * Every long task is a job with an id, throttled progress and a cancel. Jobs are recorded in
+ * the database so a crash leaves a trace: on start, any job still "running" is marked
+ * "interrupted".
+ */
+export class JobManager {
+  private live = new Map<string, Live>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly events: JobEvents,
+  ) {
+    db.prepare(
+      `UPDATE jobs SET state = 'interrupted', finished_at = ?, error = 'Pairwise stopped while this job was running.' WHERE state = 'running'`,
+    ).run(new Date().toISOString());
+  }
+
+  start(kind: JobKind, title: string, work: (ctx: JobContext) => Promise<void>): string {
+    const id = randomUUID();
+    const job: Job = {
+      id,
+      kind,
+      title,
+      state: 'running',
+      createdAt: new Date().toISOString(),
+      finishedAt: null,
+      progress: null,
+      error: null,
+    };
+    this.db
+      .prepare(
+        `INSERT INTO jobs (id, kind, title, state, created_at) VALUES (?, ?, ?, 'running', ?)`,
+      )
+      .run(id, kind, title, job.createdAt);
+    const controller = new AbortController();
+    const throttle = new ProgressThrottle((progress) => {
+      job.progress = progress;
+      this.events.progress(id, progress);
+    });
+    const entry: Live = { job, controller, throttle, done: Promise.resolve() };
+    this.live.set(id, entry);
+    entry.done = (async () => {
+      try {
+        await work({ jobId: id, signal: controller.signal, progress: (p) => throttle.push(p) });
+        if (controller.signal.aborted) this.finish(entry, 'cancelled', null);
+        else this.finish(entry, 'finished', null);
+      } catch (error) {
+        if (controller.signal.aborted || isCancelled(error)) this.finish(entry, 'cancelled', null);
+        else this.finish(entry, 'failed', error instanceof Error ? error.message : String(error));
+      }
+    })();
+    return id;
+  }
+
+  cancel(jobId: string): boolean {
+    const entry = this.live.get(jobId);
+    if (!entry) return false;
+    entry.controller.abort();
+    return true;
+  }
+
+  /** Resolves when the job has ended (whatever its outcome). */
+  async wait(jobId: string): Promise<Job | null> {
+    const entry = this.live.get(jobId);
+    if (entry) await entry.done;
+    return this.get(jobId);
+  }
+
+  get(jobId: string): Job | null {
+    const live = this.live.get(jobId);
+    if (live) return { ...live.job };
+    const row = this.db.prepare(`SELECT * FROM jobs WHERE id = ?`).get(jobId) as JobRow | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  list(limit = 50): Job[] {
+    const rows = this.db
+      .prepare(`SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?`)
+      .all(limit) as JobRow[];
+    return rows.map((row) => {
+      const live = this.live.get(row.id);
+      return live ? { ...live.job } : toJob(row);
+    });
+  }
+
+  async shutdown(): Promise<void> {
+    for (const entry of this.live.values()) entry.controller.abort();
+    await Promise.all([...this.live.values()].map((entry) => entry.done));
+  }
+
+  private finish(entry: Live, state: Job['state'], error: string | null): void {
+    entry.throttle.flush();
+    entry.throttle.dispose();
+    entry.job.state = state;
+    entry.job.error = error;
+    entry.job.finishedAt = new Date().toISOString();
+    this.db
+      .prepare(`UPDATE jobs SET state = ?, error = ?, finished_at = ?, progress = ? WHERE id = ?`)
+      .run(state, error, entry.job.finishedAt, JSON.stringify(entry.job.progress), entry.job.id);
+    this.live.delete(entry.job.id);
+    this.events.finished({ ...entry.job });
+  }
+}

@@ -1,0 +1,155 @@
+import { Worker } from 'node:worker_threads';
+import type { JobProgress } from '../../../shared/jobs';
+import { CancelledError, type FromWorker, type ToWorker } from './protocol';
+import type { WorkerEntry } from './worker-path';
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: JobProgress) => void;
+  onMessage?: (value: unknown) => void;
+}
+
+interface Pending {
+  taskId: number;
+  payload: unknown;
+  options: RunOptions;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: Pending | null;
+  killTimer: NodeJS.Timeout | null;
+}
+
+/**
+ * A fixed-size worker_threads pool. Cancel is cooperative first (the worker sees an abort and
+ * stops at its next checkpoint) and forced after `graceMs` (the worker is terminated and a fresh
+ * one takes its slot), so a stuck parser can never hold a job forever.
+ */
+export class WorkerPool {
+  private slots: Slot[] = [];
+  private queue: Pending[] = [];
+  private nextTaskId = 1;
+  private closed = false;
+
+  constructor(
+    private readonly entry: WorkerEntry,
+    private readonly size: number,
+    private readonly graceMs = 2000,
+  ) {}
+
+  run<T>(payload: unknown, options: RunOptions = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('The worker pool is closed.'));
+    if (options.signal?.aborted) return Promise.reject(new CancelledError());
+    return new Promise<T>((resolve, reject) => {
+      // One job signal is shared by many tasks: each task's listener goes when the task ends.
+      const onAbort = () => this.cancel(pending);
+      const settle = () => options.signal?.removeEventListener('abort', onAbort);
+      const pending: Pending = {
+        taskId: this.nextTaskId++,
+        payload,
+        options,
+        resolve: (value) => {
+          settle();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(pending);
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new CancelledError('Shutting down'));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+    this.slots = [];
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.busy === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const pending = this.queue.shift()!;
+      slot.busy = pending;
+      // A busy worker keeps the process alive (a CLI waiting on it must not exit); idle ones don't.
+      slot.worker.ref();
+      const message: ToWorker = { type: 'task', taskId: pending.taskId, payload: pending.payload };
+      slot.worker.postMessage(message);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.entry.script, { eval: this.entry.eval });
+    const slot: Slot = { worker, busy: null, killTimer: null };
+    worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
+    worker.on('error', (error) => this.onExit(slot, error));
+    worker.on('exit', (code) => {
+      if (slot.busy)
+        this.onExit(slot, new Error(`The worker stopped unexpectedly (exit code ${code}).`));
+      this.slots = this.slots.filter((s) => s !== slot);
+      if (!this.closed) this.pump();
+    });
+    worker.unref();
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    const pending = slot.busy;
+    if (!pending || pending.taskId !== message.taskId) return;
+    if (message.type === 'progress') {
+      pending.options.onProgress?.(message.progress);
+      return;
+    }
+    if (message.type === 'message') {
+      pending.options.onMessage?.(message.value);
+      return;
+    }
+    this.release(slot);
+    if (message.type === 'result') pending.resolve(message.value);
+    else pending.reject(message.cancelled ? new CancelledError() : new Error(message.message));
+    this.pump();
+  }
+
+  private onExit(slot: Slot, error: Error): void {
+    const pending = slot.busy;
+    this.release(slot);
+    if (!pending) return;
+    pending.reject(pending.options.signal?.aborted ? new CancelledError() : error);
+  }
+
+  private release(slot: Slot): void {
+    slot.busy = null;
+    slot.worker.unref();
+    if (slot.killTimer) clearTimeout(slot.killTimer);
+    slot.killTimer = null;
+  }
+
+  private cancel(pending: Pending): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      pending.reject(new CancelledError());
+      return;
+    }
+    const slot = this.slots.find((s) => s.busy === pending);
+    if (!slot) return;
+    const message: ToWorker = { type: 'cancel', taskId: pending.taskId };
+    slot.worker.postMessage(message);
+    slot.killTimer = setTimeout(() => {
+      if (slot.busy !== pending) return;
+      this.release(slot);
+      pending.reject(new CancelledError());
+      void slot.worker.terminate();
+    }, this.graceMs);
+  }
+}

@@ -1,0 +1,74 @@
+import { BrowserWindow, session, shell } from 'electron';
+import path from 'node:path';
+
+export const rendererCsp = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Only http(s) links, and only as the result of a click the page asked us to open. */
+function isExternalLink(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+export function lockDownSession(): void {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) =>
+    callback(false),
+  );
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCsp] },
+    });
+  });
+}
+
+export function createWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    title: 'Pairwise',
+    show: false,
+    webPreferences: {
+      preload: path.join(__dirname, '../preload/index.js'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      spellcheck: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  window.webContents.on('will-navigate', (event) => event.preventDefault());
+  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  window.webContents.setWindowOpenHandler(({ url }) => {
+    if (isExternalLink(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
+  else void window.loadFile(path.join(__dirname, '../renderer/index.html'));
+  return window;
+}
+
+/** IPC is answered only for our own page: the file we loaded, or the dev server in development. */
+export function isTrustedSender(frameUrl: string | undefined): boolean {
+  if (!frameUrl) return false;
+  const dev = process.env.ELECTRON_RENDERER_URL;
+  if (dev && frameUrl.startsWith(dev)) return true;
+  return frameUrl.startsWith('file://') && frameUrl.includes('/renderer/index.html');
+}

@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dispatch } from '../core/dispatch';
+import type { PairwiseService } from '../core/service';
+import { hostAllowed, newToken, originAllowed, requestToken, tokenMatches } from './auth';
+import { resolveStatic } from './static';
+
+export interface ServerOptions {
+  service: PairwiseService;
+  rendererDir: string;
+  port?: number;
+  token?: string;
+  /** Largest JSON request body accepted. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export const contentSecurityPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const securityHeaders = {
+  'Content-Security-Policy': contentSecurityPolicy,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+): void {
+  res.writeHead(status, { ...securityHeaders, 'Content-Type': type, 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, JSON.stringify(value), 'application/json; charset=utf-8');
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve(null);
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * The browser host: the built renderer and the contract over HTTP POST + Server-Sent Events,
+ * bound to 127.0.0.1 only, with a per-launch token required for every API call and for the
+ * page itself.
+ */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const { service } = options;
+  const token = options.token ?? newToken();
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const unsubscribe = service.events.onAny((name, payload) => {
+    const frame = `data: ${JSON.stringify({ name, payload })}\n\n`;
+    for (const stream of streams) stream.write(frame);
+  });
+
+  const server = http.createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (!hostAllowed(req.headers.host, port))
+        return send(res, 403, 'Forbidden: unexpected Host header.');
+      const isApi = url.pathname.startsWith('/api/');
+      const isPage = url.pathname === '/' || url.pathname === '/index.html';
+      if ((isApi || isPage) && !tokenMatches(token, requestToken(req, url))) {
+        return send(
+          res,
+          401,
+          "Unauthorized: open the address that `pairwise serve` printed; it carries this launch's token.",
+        );
+      }
+      if (isApi) return await handleApi(req, res, url);
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return send(res, 405, 'Method not allowed.');
+      const target = resolveStatic(options.rendererDir, url.pathname);
+      if (!target) return send(res, 404, 'Not found.');
+      res.writeHead(200, {
+        ...securityHeaders,
+        'Content-Type': target.type,
+        'Cache-Control': 'no-cache',
+      });
+      if (req.method === 'HEAD') return res.end();
+      fs.createReadStream(target.file).pipe(res);
+    } catch (error) {
+      sendJson(res, 500, { ok: false, error: { code: 'internal', message: String(error) } });
+    }
+  });
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (url.pathname === '/api/events' && req.method === 'GET') {
+      res.writeHead(200, {
+        ...securityHeaders,
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      res.write(': connected\n\n');
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
+      return;
+    }
+    if (url.pathname === '/api/request' && req.method === 'POST') {
+      if (!originAllowed(req.headers.origin, port))
+        return send(res, 403, 'Forbidden: cross-origin request.');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+        return sendJson(res, 415, {
+          ok: false,
+          error: { code: 'bad_request', message: 'Send JSON.' },
+        });
+      }
+      const body = await readBody(req, maxBody);
+      if (body === null) {
+        return sendJson(res, 413, {
+          ok: false,
+          error: { code: 'bad_request', message: 'Request too large.' },
+        });
+      }
+      let message: { name?: unknown; input?: unknown };
+      try {
+        message = JSON.parse(body) as typeof message;
+      } catch {
+        return sendJson(res, 400, {
+          ok: false,
+          error: { code: 'bad_request', message: 'The body is not JSON.' },
+        });
+      }
+      if (!message || typeof message !== 'object') {
+        return sendJson(res, 400, {
+          ok: false,
+          error: { code: 'bad_request', message: 'Expected {name, input}.' },
+        });
+      }
+      const result = await dispatch(service, message.name, message.input);
+      return sendJson(res, 200, result);
+    }
+    send(res, 404, 'Not found.');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const keepAlive = setInterval(() => {
+    for (const stream of streams) stream.write(': keep-alive\n\n');
+  }, 15_000);
+  keepAlive.unref();
+
+  return {
+    url: `http://127.0.0.1:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+      for (const stream of streams) stream.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { dispatch } from '../core/dispatch';
+import { setWorkerDir } from '../core/jobs/worker-path';
+import { PairwiseService, type ServiceOptions } from '../core/service';
+
+/**
+ * The desktop app's core runs here, off Electron's main thread: main forwards validated-sender
+ * requests as messages and relays the events this thread posts back.
+ */
+interface CoreWorkerData {
+  options: ServiceOptions;
+  workerDir: string;
+}
+
+const port = parentPort!;
+const data = workerData as CoreWorkerData;
+setWorkerDir(data.workerDir);
+const service = new PairwiseService(data.options);
+service.events.onAny((name, payload) => port.postMessage({ type: 'event', name, payload }));
+
+port.on(
+  'message',
+  (message: { type: 'request'; id: number; name: unknown; input: unknown } | { type: 'close' }) => {
+    if (message.type === 'close') {
+      void service.close().then(() => port.postMessage({ type: 'closed' }));
+      return;
+    }
+    void dispatch(service, message.name, message.input).then((result) =>
+      port.postMessage({ type: 'response', id: message.id, result }),
+    );
+  },
+);

@@ -1,0 +1,129 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'worker_threads',
+  'http',
+  'crypto',
+  'url',
+  'stream',
+  'zlib',
+  'net',
+];
+const nodeOnly = nodeBuiltins.flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
+
+export default tseslint.config(
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'resources/samples/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // shared/ is pure: no Node, no DOM, no electron, nothing from the hosts.
+    files: ['shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: nodeOnly, message: 'shared/ is pure TypeScript: no Node modules.' },
+            {
+              group: ['**/electron/**', '**/renderer/**'],
+              message: 'shared/ must not import host code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: nodeOnly, message: 'The renderer runs in a sandboxed page: no Node modules.' },
+            {
+              group: ['**/electron/**'],
+              message: 'The renderer talks to the core only through renderer/api.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      'electron/core/**/*.ts',
+      'electron/server/**/*.ts',
+      'electron/cli/**/*.ts',
+      'electron/workers/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only electron/main and electron/preload may import electron.',
+            },
+          ],
+          patterns: [
+            {
+              group: ['**/renderer/**', '**/electron/main/**'],
+              message: 'Core and hosts never import the renderer or the Electron main process.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['*', '!electron'], message: 'The preload imports nothing but electron.' },
+          ],
+        },
+      ],
+    },
+  },
+);

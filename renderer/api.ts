@@ -1,0 +1,121 @@
+import type {
+  EventName,
+  EventPayload,
+  RequestInput,
+  RequestName,
+  RequestOutput,
+  Result,
+} from '../shared/contract';
+
+/** What the desktop preload exposes on window.pairwise. */
+interface DesktopBridge {
+  request(name: string, input: unknown): Promise<Result<unknown>>;
+  subscribe(event: string, handler: (payload: unknown) => void): () => void;
+  pathForFile(file: File): string;
+  pickFolder(): Promise<string | null>;
+}
+
+declare global {
+  interface Window {
+    pairwise?: DesktopBridge;
+  }
+}
+
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Transport {
+  request(name: string, input: unknown): Promise<Result<unknown>>;
+  subscribe(event: string, handler: (payload: unknown) => void): () => void;
+}
+
+const tokenKey = 'pairwise.token';
+
+/** The browser host hands the token in the URL once; keep it for reloads and hide it. */
+function browserToken(): string {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    sessionStorage.setItem(tokenKey, fromUrl);
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem(tokenKey) ?? '';
+}
+
+function httpTransport(): Transport {
+  const token = browserToken();
+  const handlers = new Map<string, Set<(payload: unknown) => void>>();
+  let source: EventSource | null = null;
+  const connect = () => {
+    if (source) return;
+    source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
+    source.onmessage = (message: MessageEvent<string>) => {
+      const { name, payload } = JSON.parse(message.data) as { name: string; payload: unknown };
+      for (const handler of handlers.get(name) ?? []) handler(payload);
+    };
+  };
+  return {
+    async request(name, input) {
+      const response = await fetch('/api/request', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name, input }),
+      });
+      if (response.status === 401) {
+        return {
+          ok: false,
+          error: {
+            code: 'bad_request',
+            message: 'This page has no valid token: open the address pairwise serve printed.',
+          },
+        };
+      }
+      return (await response.json()) as Result<unknown>;
+    },
+    subscribe(event, handler) {
+      connect();
+      const set = handlers.get(event) ?? new Set();
+      set.add(handler);
+      handlers.set(event, set);
+      return () => set.delete(handler);
+    },
+  };
+}
+
+const transport: Transport = window.pairwise ?? httpTransport();
+
+export const isDesktop = Boolean(window.pairwise);
+
+export async function request<N extends RequestName>(
+  name: N,
+  ...args: Record<string, never> extends RequestInput<N>
+    ? [input?: RequestInput<N>]
+    : [input: RequestInput<N>]
+): Promise<RequestOutput<N>> {
+  const result = await transport.request(name, args[0] ?? {});
+  if (!result.ok) throw new RequestError(result.error.code, result.error.message);
+  return result.value as RequestOutput<N>;
+}
+
+export function subscribe<E extends EventName>(
+  event: E,
+  handler: (payload: EventPayload<E>) => void,
+): () => void {
+  return transport.subscribe(event, handler as (payload: unknown) => void);
+}
+
+export function pickFolder(): Promise<string | null> {
+  return window.pairwise ? window.pairwise.pickFolder() : Promise.resolve(null);
+}
+
+export function pathForFile(file: File): string | null {
+  return window.pairwise ? window.pairwise.pathForFile(file) : null;
+}

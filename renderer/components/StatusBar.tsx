@@ -1,0 +1,40 @@
+import { request } from '../api';
+import { useApp } from '../store';
+
+function percent(done: number, total: number | null): string {
+  if (!total) return `${done.toLocaleString()}`;
+  return `${done.toLocaleString()} / ${total.toLocaleString()}`;
+}
+
+export function StatusBar() {
+  const jobs = useApp((s) => s.jobs);
+  const summary = useApp((s) => s.summary);
+  const running = jobs.filter((j) => j.state === 'running');
+  return (
+    <footer className="status-bar" role="status" aria-live="polite">
+      {running.length === 0 ? (
+        <span className="muted">
+          {summary
+            ? `${summary.runs.toLocaleString()} runs · ${summary.examples.toLocaleString()} examples · ${summary.problems} problems`
+            : 'Loading…'}
+        </span>
+      ) : (
+        running.map((job) => (
+          <span key={job.id} className="job" data-testid="job-progress">
+            <span className="spinner" aria-hidden />
+            {job.title}
+            {job.progress
+              ? ` — ${job.progress.phase} ${percent(job.progress.done, job.progress.total)}`
+              : ''}
+            {job.progress?.detail ? (
+              <span className="muted job-detail"> {job.progress.detail}</span>
+            ) : null}
+            <button className="link" onClick={() => void request('jobs:cancel', { jobId: job.id })}>
+              Cancel
+            </button>
+          </span>
+        ))
+      )}
+    </footer>
+  );
+}

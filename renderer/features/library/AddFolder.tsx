@@ -1,0 +1,53 @@
+import { useState, type FormEvent } from 'react';
+import { isDesktop, pickFolder, request } from '../../api';
+import { useApp } from '../../store';
+
+/** Desktop: the native picker. Browser host: a path typed on the machine that runs Pairwise. */
+export function AddFolder() {
+  const [path, setPath] = useState('');
+  const toast = useApp((s) => s.toast);
+
+  const add = async (folder: string) => {
+    try {
+      await request('library:addFolder', { path: folder, watch: true });
+      setPath('');
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (path.trim()) void add(path.trim());
+  };
+
+  return (
+    <form className="add-folder" onSubmit={submit}>
+      {isDesktop ? (
+        <button
+          type="button"
+          className="primary"
+          onClick={() =>
+            void pickFolder().then((folder) => {
+              if (folder) void add(folder);
+            })
+          }
+        >
+          Add folder…
+        </button>
+      ) : (
+        <>
+          <input
+            aria-label="Folder path"
+            placeholder="/path/to/runs"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+          />
+          <button type="submit" className="primary" disabled={!path.trim()}>
+            Add folder
+          </button>
+        </>
+      )}
+    </form>
+  );
+}

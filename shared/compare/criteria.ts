@@ -1,0 +1,186 @@
+/**
+ * Per-criterion change classes (COMPARISON.md §3): every per-example field is a criterion,
+ * counted over every id in either run. Direction comes only from metric definitions both runs
+ * agree on; text and categories only ever "change", they never improve.
+ */
+
+import type { Direction, JsonValue } from '../model';
+import { compareStrings, jsonEqual } from './canonical';
+import type { Pairing } from './pairing';
+import { mcnemarExact } from './stats/mcnemar';
+import type {
+  CompareExample,
+  CompareRun,
+  CriterionClass,
+  CriterionKind,
+  CriterionSummary,
+} from './types';
+
+export interface CriterionRule {
+  field: string;
+  direction: Direction | null;
+  kind: CriterionKind;
+}
+
+/**
+ * Exact-match style outcomes: Martian's pass/fail and Inspect's C(orrect)/I(ncorrect) grades.
+ * Words match case-insensitively; the one-letter grades only in capitals, as Inspect writes them.
+ */
+const PASS_WORDS = new Set(['pass', 'passed', 'correct']);
+const FAIL_WORDS = new Set(['fail', 'failed', 'incorrect']);
+
+/** Boolean fields with these names are pass/fail outcomes even when no metric gives a direction. */
+const PASS_FAIL_NAME =
+  /^(?:is_)?(?:exact_match|em|match|matches|matched|pass|passed|correct|success|successful)$/i;
+
+/** 1 for a pass, 0 for a fail, null for anything else. */
+export function passValue(value: JsonValue | undefined): 0 | 1 | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value !== 'string') return null;
+  if (value === 'C') return 1;
+  if (value === 'I') return 0;
+  const word = value.toLowerCase();
+  return PASS_WORDS.has(word) ? 1 : FAIL_WORDS.has(word) ? 0 : null;
+}
+
+/** Numbers as themselves and booleans as 0/1; anything else is not numeric. */
+export function numericValue(value: JsonValue | undefined): number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  return null;
+}
+
+/** The direction a run declares for a field: only when its definitions naming it agree. */
+function declaredDirection(run: CompareRun, field: string): Direction | null {
+  let found: Direction | null = null;
+  for (const definition of Object.values(run.metricDefinitions)) {
+    if (definition.example_field !== field || !definition.direction) continue;
+    if (found !== null && found !== definition.direction) return null;
+    found = definition.direction;
+  }
+  return found;
+}
+
+function isErrored(example: CompareExample): boolean {
+  return example.error !== null && example.error !== '';
+}
+
+function fieldLastSegment(field: string): string {
+  return field.split(/[./]/).pop() ?? field;
+}
+
+/** The criteria of a pair of runs: one per field name seen in either run, sorted. */
+export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
+  const seen = new Map<string, { allPassFail: boolean; allBoolean: boolean }>();
+  for (const run of [reference, candidate]) {
+    for (const example of run.examples) {
+      for (const [field, value] of Object.entries(example.fields)) {
+        let state = seen.get(field);
+        if (!state) {
+          state = { allPassFail: true, allBoolean: true };
+          seen.set(field, state);
+        }
+        if (value === null || value === undefined) continue;
+        if (typeof value !== 'string' || passValue(value) === null) state.allPassFail = false;
+        if (typeof value !== 'boolean') state.allBoolean = false;
+      }
+    }
+  }
+  return [...seen.keys()].sort(compareStrings).map((field) => {
+    const state = seen.get(field)!;
+    const a = declaredDirection(reference, field);
+    const direction = a !== null && a === declaredDirection(candidate, field) ? a : null;
+    const named = PASS_FAIL_NAME.test(fieldLastSegment(field));
+    const sawValue = !(state.allPassFail && state.allBoolean);
+    if (sawValue && (state.allPassFail || (state.allBoolean && direction === null && named))) {
+      return { field, direction: 'higher_is_better', kind: 'pass_fail' };
+    }
+    return { field, direction, kind: direction === null ? 'categorical' : 'numeric' };
+  });
+}
+
+/**
+ * The class of one example under one criterion; `reference`/`candidate` are undefined when
+ * the id is missing from that run.
+ */
+export function classifyExample(
+  rule: CriterionRule,
+  reference: CompareExample | undefined,
+  candidate: CompareExample | undefined,
+): CriterionClass {
+  if (!reference || !candidate || isErrored(reference) || isErrored(candidate)) {
+    return 'not_comparable';
+  }
+  const a = reference.fields[rule.field];
+  const b = candidate.fields[rule.field];
+  if (a === null || a === undefined || b === null || b === undefined) return 'not_comparable';
+  let x: number | null = null;
+  let y: number | null = null;
+  if (rule.kind === 'pass_fail') {
+    x = passValue(a);
+    y = passValue(b);
+  } else if (rule.kind === 'numeric') {
+    x = numericValue(a);
+    y = numericValue(b);
+  }
+  if (x === null || y === null) return jsonEqual(a, b) ? 'unchanged' : 'changed';
+  if (x === y) return 'unchanged';
+  const better = rule.direction === 'lower_is_better' ? y < x : y > x;
+  return better ? 'improved' : 'regressed';
+}
+
+/** Two-valued criteria with a direction get McNemar's test on their discordant pairs. */
+function isBinary(rule: CriterionRule, pairing: Pairing): boolean {
+  if (rule.kind === 'pass_fail') return true;
+  if (rule.kind !== 'numeric') return false;
+  let seen = false;
+  for (const side of [pairing.matchedReference, pairing.matchedCandidate]) {
+    for (const example of side) {
+      const raw = example.fields[rule.field];
+      if (raw === null || raw === undefined) continue;
+      const v = numericValue(raw);
+      if (v !== 0 && v !== 1) return false;
+      seen = true;
+    }
+  }
+  return seen;
+}
+
+const CLASS_INDEX: Record<CriterionClass, number> = {
+  improved: 0,
+  regressed: 1,
+  unchanged: 2,
+  changed: 3,
+  not_comparable: 4,
+};
+
+export function summarizeCriteria(rules: CriterionRule[], pairing: Pairing): CriterionSummary[] {
+  const counts = rules.map(() => [0, 0, 0, 0, 0]);
+  for (let k = 0; k < pairing.all.length; k++) {
+    const a = pairing.allReference[k];
+    const b = pairing.allCandidate[k];
+    rules.forEach((rule, r) => counts[r]![CLASS_INDEX[classifyExample(rule, a, b)]]!++);
+  }
+  return rules.map((rule, r) => {
+    const [improved, regressed, unchanged, changed, notComparable] = counts[r]! as [
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    return {
+      field: rule.field,
+      direction: rule.direction,
+      kind: rule.kind,
+      improved,
+      regressed,
+      unchanged,
+      changed,
+      not_comparable: notComparable,
+      mcnemar: isBinary(rule, pairing)
+        ? { improved, regressed, p_value: mcnemarExact(improved, regressed) }
+        : null,
+    };
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * Candidate limitations of one comparison (COMPARISON.md §5), as sentences a researcher could
+ * keep in a finding: declared deviations, unknown checks, metrics without an interval, differences
+ * in what was evaluated, and partial coverage. Pairwise lists them; it never concludes.
+ */
+
+import { canonicalJson } from './canonical';
+import type { Check, CompareExperiment, Comparison } from './types';
+
+const MAX_VALUE_CHARS = 60;
+const MAX_IDS = 5;
+
+function show(value: Check['reference']): string {
+  const text = canonicalJson(value);
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text;
+}
+
+function idList(ids: string[]): string {
+  const shown = ids.slice(0, MAX_IDS).join(', ');
+  return ids.length > MAX_IDS ? `${shown} and ${ids.length - MAX_IDS} more` : shown;
+}
+
+function examples(count: number): string {
+  return count === 1 ? '1 example' : `${count} examples`;
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+function unknownCheck(check: Check, c: Comparison): string {
+  const ref = `the reference run (${c.reference.condition})`;
+  const cand = `the candidate run (${c.candidate.condition})`;
+  if (check.path === 'examples.ids') {
+    const missing = [check.reference === 0 ? ref : null, check.candidate === 0 ? cand : null]
+      .filter((side) => side !== null)
+      .join(' and ');
+    return `examples.ids is unknown: ${missing} logged no examples, so coverage cannot be checked.`;
+  }
+  const a = check.reference === null ? 'nothing' : show(check.reference);
+  const b = check.candidate === null ? 'nothing' : show(check.candidate);
+  const what =
+    check.reference === null && check.candidate === null
+      ? 'neither run records it'
+      : `${ref} records ${a} and ${cand} records ${b}`;
+  return `${check.path} is unknown: ${what}, so the runs cannot be confirmed to match on it.`;
+}
+
+function evaluatedDifference(check: Check, c: Comparison): string {
+  if (check.path === 'examples.ids') {
+    const parts: string[] = [];
+    const { only_reference: onlyRef, only_candidate: onlyCand } = c.coverage;
+    if (onlyRef.length > 0) {
+      parts.push(`${examples(onlyRef.length)} only in the reference run (${idList(onlyRef)})`);
+    }
+    if (onlyCand.length > 0) {
+      parts.push(`${examples(onlyCand.length)} only in the candidate run (${idList(onlyCand)})`);
+    }
+    return `examples.ids differs: ${parts.join(' and ')}; the runs differ in what was evaluated.`;
+  }
+  if (check.path === 'examples.inputs') {
+    const ids = c.coverage.input_mismatch;
+    return (
+      `examples.inputs differs: ${examples(ids.length)} with the same id ` +
+      `${ids.length === 1 ? 'has' : 'have'} different input text (${idList(ids)}); ` +
+      'they stay in the paired statistics, but the runs differ in what was evaluated.'
+    );
+  }
+  const a = check.reference === null ? 'not recorded' : show(check.reference);
+  const b = check.candidate === null ? 'not recorded' : show(check.candidate);
+  return (
+    `${check.path} differs (reference: ${a}, candidate: ${b}): ` +
+    'the runs differ in what was evaluated.'
+  );
+}
+
+function missingInterval(c: Comparison): string[] {
+  const out: string[] = [];
+  for (const m of c.metrics) {
+    if (m.paired === null) {
+      const shown =
+        m.reported.difference === null
+          ? 'no difference can be shown either'
+          : `only the difference of the reported values (${m.reported.difference}) is shown`;
+      out.push(
+        `${m.name} has no confidence interval: the two runs do not name the same example field ` +
+          `for it, so ${shown}.`,
+      );
+    } else if (m.paired.ci95 === null) {
+      out.push(
+        `${m.name} has no confidence interval: no paired example has a numeric ` +
+          `${m.example_field} on both sides.`,
+      );
+    }
+  }
+  return out;
+}
+
+/** The experiment's declared deviations, one sentence each. */
+export function deviationSentences(experiment: CompareExperiment): string[] {
+  return experiment.deviations.map((d) => sentence(`Declared deviation: ${d}`));
+}
+
+export function comparisonLimitations(experiment: CompareExperiment, c: Comparison): string[] {
+  const out = deviationSentences(experiment);
+  for (const check of c.checks) if (check.status === 'unknown') out.push(unknownCheck(check, c));
+  out.push(...missingInterval(c));
+  for (const check of c.checks) {
+    const evaluated = ['model', 'dataset', 'examples'].includes(check.category);
+    if (evaluated && check.status === 'differs') out.push(evaluatedDifference(check, c));
+  }
+  const { paired, only_reference: onlyRef, only_candidate: onlyCand } = c.coverage;
+  if (onlyRef.length > 0 || onlyCand.length > 0) {
+    out.push(
+      `Coverage is partial: ${examples(paired)} paired, ${onlyRef.length} only in the ` +
+        `reference run and ${onlyCand.length} only in the candidate run; unpaired examples are ` +
+        'left out of the paired statistics.',
+    );
+  }
+  return out;
+}

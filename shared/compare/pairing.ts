@@ -1,0 +1,125 @@
+/**
+ * Matching examples across two runs by id, never by position or text (COMPARISON.md §3), and
+ * the per-example output/behaviour flags.
+ */
+
+import { compareStrings, jsonEqual } from './canonical';
+import type { CompareExample, CompareRun, Coverage, ExampleChanges } from './types';
+
+export interface RunIndex {
+  byId: Map<string, CompareExample>;
+  /** Distinct ids in code-unit order. */
+  ids: string[];
+}
+
+export interface Pairing {
+  reference: RunIndex;
+  candidate: RunIndex;
+  /** Ids in both runs, sorted, with their examples at the same positions. */
+  matched: string[];
+  matchedReference: CompareExample[];
+  matchedCandidate: CompareExample[];
+  onlyReference: string[];
+  onlyCandidate: string[];
+  inputMismatch: string[];
+  /** Every id in either run, sorted, with its example on each side (undefined if absent). */
+  all: string[];
+  allReference: (CompareExample | undefined)[];
+  allCandidate: (CompareExample | undefined)[];
+}
+
+// Keyed by the examples array, so a run shared by several comparisons is indexed once.
+const indexCache = new WeakMap<CompareExample[], RunIndex>();
+
+export function indexRun(run: CompareRun): RunIndex {
+  const cached = indexCache.get(run.examples);
+  if (cached) return cached;
+  const byId = new Map<string, CompareExample>();
+  for (const example of run.examples) if (!byId.has(example.id)) byId.set(example.id, example);
+  const index = { byId, ids: [...byId.keys()].sort(compareStrings) };
+  indexCache.set(run.examples, index);
+  return index;
+}
+
+export function pairExamples(reference: CompareRun, candidate: CompareRun): Pairing {
+  const ref = indexRun(reference);
+  const cand = indexRun(candidate);
+  const p: Pairing = {
+    reference: ref,
+    candidate: cand,
+    matched: [],
+    matchedReference: [],
+    matchedCandidate: [],
+    onlyReference: [],
+    onlyCandidate: [],
+    inputMismatch: [],
+    all: [],
+    allReference: [],
+    allCandidate: [],
+  };
+  const push = (id: string, a: CompareExample | undefined, b: CompareExample | undefined) => {
+    p.all.push(id);
+    p.allReference.push(a);
+    p.allCandidate.push(b);
+    if (a && b) {
+      p.matched.push(id);
+      p.matchedReference.push(a);
+      p.matchedCandidate.push(b);
+      if (a.input !== b.input) p.inputMismatch.push(id);
+    } else if (a) {
+      p.onlyReference.push(id);
+    } else {
+      p.onlyCandidate.push(id);
+    }
+  };
+  let i = 0;
+  let j = 0;
+  // Both id lists are sorted, so one merge pass yields every list already in order.
+  while (i < ref.ids.length || j < cand.ids.length) {
+    const a = ref.ids[i];
+    const b = cand.ids[j];
+    if (b === undefined || (a !== undefined && a < b)) {
+      push(a!, ref.byId.get(a!), undefined);
+      i++;
+    } else if (a === undefined || b < a) {
+      push(b, undefined, cand.byId.get(b));
+      j++;
+    } else {
+      push(a, ref.byId.get(a), cand.byId.get(b));
+      i++;
+      j++;
+    }
+  }
+  return p;
+}
+
+export function coverageOf(pairing: Pairing): Coverage {
+  return {
+    paired: pairing.matched.length,
+    only_reference: pairing.onlyReference,
+    only_candidate: pairing.onlyCandidate,
+    input_mismatch: pairing.inputMismatch,
+  };
+}
+
+/** Output text differs: exact string comparison, whitespace and case count. */
+export function outputChanged(reference: CompareExample, candidate: CompareExample): boolean {
+  return reference.output !== candidate.output;
+}
+
+/** Per-example fields differ (canonical deep equality; a key on one side only is a change). */
+export function behaviorChanged(reference: CompareExample, candidate: CompareExample): boolean {
+  return !jsonEqual(reference.fields, candidate.fields);
+}
+
+export function exampleChanges(pairing: Pairing): ExampleChanges {
+  const behavior: string[] = [];
+  const output: string[] = [];
+  pairing.matched.forEach((id, k) => {
+    const a = pairing.matchedReference[k]!;
+    const b = pairing.matchedCandidate[k]!;
+    if (behaviorChanged(a, b)) behavior.push(id);
+    if (outputChanged(a, b)) output.push(id);
+  });
+  return { behavior_changed: behavior, output_changed: output };
+}

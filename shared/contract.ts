@@ -1,0 +1,268 @@
+import { z } from 'zod';
+import type { Report } from './compare/types';
+import { jobSchema, jobProgressSchema } from './jobs';
+
+/**
+ * The one contract between the renderer and the core. Both hosts (the Electron bridge and the
+ * HTTP server) validate every input with these schemas before the service sees it, and the
+ * renderer only ever calls names listed here.
+ */
+
+const empty = z.object({}).strict();
+
+export const roleSchema = z.enum(['reference', 'intervention', 'control', 'unknown']);
+
+export const librarySummarySchema = z.object({
+  projects: z.number(),
+  experiments: z.number(),
+  runs: z.number(),
+  examples: z.number(),
+  sources: z.number(),
+  problems: z.number(),
+  folders: z.array(z.object({ path: z.string(), watched: z.boolean() })),
+});
+
+export const problemSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  importer: z.string().nullable(),
+  at: z.string().nullable(),
+});
+
+export const runRowSchema = z.object({
+  run_id: z.string(),
+  format: z.string(),
+  project: z.string(),
+  experiment_id: z.string(),
+  condition: z.string(),
+  role: z.string().nullable(),
+  series: z.string().nullable(),
+  level: z.number().nullable(),
+  examples: z.number(),
+  state: z.string(),
+  superseded: z.boolean(),
+  missing: z.boolean(),
+  path: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  warnings: z.array(z.string()),
+});
+
+export const indexStatsSchema = z.object({
+  sources: z.object({
+    scanned: z.number(),
+    imported: z.number(),
+    unchanged: z.number(),
+    failed: z.number(),
+  }),
+  runs: z.number(),
+  examples: z.number(),
+  problems: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+
+export const experimentRowSchema = z.object({
+  id: z.string(),
+  project: z.string(),
+  name: z.string(),
+  question: z.string().nullable(),
+  claim: z.string().nullable(),
+  declared: z.boolean(),
+  reference: z.string().nullable(),
+  conditions: z.number(),
+  runs: z.number(),
+  examples: z.number(),
+  formats: z.array(z.string()),
+});
+
+export const conditionRowSchema = z.object({
+  name: z.string(),
+  role: roleSchema,
+  series: z.string().nullable(),
+  level: z.number().nullable(),
+  expect: z.record(z.string(), z.enum(['increase', 'decrease', 'no_effect'])),
+  compareTo: z.array(z.string()),
+  settings: z.record(z.string(), z.unknown()),
+  representativeRunId: z.string(),
+  runs: z.array(runRowSchema),
+});
+
+const id = z.string().min(1).max(1000);
+const resamples = z.number().int().min(100).max(200_000);
+
+export const compareSettingsSchema = z
+  .object({
+    experimentId: id,
+    reference: id.optional(),
+    resamples: resamples.optional(),
+  })
+  .strict();
+
+export const changeClassSchema = z.enum([
+  'improved',
+  'regressed',
+  'unchanged',
+  'changed',
+  'not_comparable',
+]);
+
+export const examplesFilterSchema = z
+  .object({
+    criterion: z.string().max(1000).optional(),
+    changeClass: changeClassSchema.optional(),
+    outputChanged: z.boolean().optional(),
+    behaviorChanged: z.boolean().optional(),
+    side: z.enum(['both', 'reference', 'candidate']).optional(),
+    inputMismatch: z.boolean().optional(),
+    search: z.string().max(500).optional(),
+  })
+  .strict();
+
+export const pairRowSchema = z.object({
+  example_id: z.string(),
+  side: z.enum(['both', 'reference', 'candidate']),
+  input_mismatch: z.boolean(),
+  output_changed: z.boolean(),
+  behavior_changed: z.boolean(),
+  classes: z.record(z.string(), changeClassSchema),
+  values: z.record(z.string(), z.object({ reference: z.unknown(), candidate: z.unknown() })),
+  input: z.string(),
+});
+
+export const exampleSideSchema = z
+  .object({
+    run_id: z.string(),
+    input: z.string(),
+    output: z.string(),
+    fields: z.record(z.string(), z.unknown()),
+    target: z.string().nullable(),
+    error: z.string().nullable(),
+  })
+  .nullable();
+
+export const requests = {
+  'app:info': {
+    input: empty,
+    output: z.object({
+      name: z.string(),
+      version: z.string(),
+      host: z.enum(['desktop', 'browser', 'cli']),
+      dbPath: z.string(),
+      dataDir: z.string(),
+      canPickFolders: z.boolean(),
+    }),
+  },
+  'library:summary': { input: empty, output: librarySummarySchema },
+  'library:problems': { input: empty, output: z.array(problemSchema) },
+  'library:addFolder': {
+    input: z
+      .object({ path: z.string().min(1).max(4096), watch: z.boolean().default(true) })
+      .strict(),
+    output: z.object({ jobId: z.string() }),
+  },
+  'library:removeFolder': {
+    input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    output: z.object({ removed: z.boolean() }),
+  },
+  'library:openSample': { input: empty, output: z.object({ jobId: z.string() }) },
+  'runs:list': {
+    input: z.object({ experimentId: z.string().optional() }).strict(),
+    output: z.array(runRowSchema),
+  },
+  'experiments:list': { input: empty, output: z.array(experimentRowSchema) },
+  'conditions:list': {
+    input: z.object({ experimentId: id }).strict(),
+    output: z.array(conditionRowSchema),
+  },
+  'conditions:setRole': {
+    input: z.object({ experimentId: id, condition: id, role: roleSchema }).strict(),
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'conditions:setRepresentative': {
+    input: z.object({ experimentId: id, condition: id, runId: id }).strict(),
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'runs:setOverride': {
+    input: z
+      .object({
+        runId: id,
+        role: roleSchema.nullable().optional(),
+        condition: id.nullable().optional(),
+      })
+      .strict(),
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'compare:start': { input: compareSettingsSchema, output: z.object({ jobId: z.string() }) },
+  'compare:report': {
+    input: compareSettingsSchema,
+    output: z
+      .object({ key: z.string(), createdAt: z.string(), report: z.custom<Report>() })
+      .nullable(),
+  },
+  'examples:page': {
+    input: z
+      .object({
+        reportKey: id,
+        pair: z.number().int().min(0),
+        filter: examplesFilterSchema.default({}),
+        sort: z.enum(['example_id', 'output_changed', 'behavior_changed']).default('example_id'),
+        descending: z.boolean().default(false),
+        after: z.string().max(2000).nullable().default(null),
+        limit: z.number().int().min(1).max(1000).default(200),
+      })
+      .strict(),
+    output: z.object({
+      rows: z.array(pairRowSchema),
+      next: z.string().nullable(),
+      total: z.number(),
+    }),
+  },
+  'examples:detail': {
+    input: z
+      .object({ reportKey: id, pair: z.number().int().min(0), exampleId: z.string().max(10_000) })
+      .strict(),
+    output: z.object({
+      example_id: z.string(),
+      reference: exampleSideSchema,
+      candidate: exampleSideSchema,
+      classes: z.record(z.string(), changeClassSchema),
+    }),
+  },
+  'jobs:list': { input: empty, output: z.array(jobSchema) },
+  'jobs:cancel': {
+    input: z.object({ jobId: z.string().min(1) }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
+  },
+} as const;
+
+export const events = {
+  'job:progress': z.object({ jobId: z.string(), progress: jobProgressSchema }),
+  'job:finished': z.object({ job: jobSchema }),
+  'jobs:changed': z.object({}),
+  'index:changed': z.object({ runs: z.number() }),
+  'compare:ready': z.object({ experimentId: z.string(), key: z.string() }),
+} as const;
+
+export type RequestName = keyof typeof requests;
+export type EventName = keyof typeof events;
+export type RequestInput<N extends RequestName> = z.input<(typeof requests)[N]['input']>;
+export type ParsedInput<N extends RequestName> = z.output<(typeof requests)[N]['input']>;
+export type RequestOutput<N extends RequestName> = z.output<(typeof requests)[N]['output']>;
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+export type ErrorCode = 'bad_request' | 'not_found' | 'unknown_request' | 'conflict' | 'internal';
+export type ContractError = { code: ErrorCode; message: string };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
+
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
+}
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+/** A zod error as one sentence a person can read: "path.to.field: problem; …". */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : 'input'}: ${issue.message}`)
+    .join('; ');
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const jobKindSchema = z.enum(['index', 'compare', 'sync', 'demo']);
+export type JobKind = z.infer<typeof jobKindSchema>;
+
+export const jobStateSchema = z.enum(['running', 'finished', 'failed', 'cancelled', 'interrupted']);
+export type JobState = z.infer<typeof jobStateSchema>;
+
+export const jobProgressSchema = z.object({
+  phase: z.string(),
+  done: z.number(),
+  total: z.number().nullable(),
+  bytes: z.number().nullable().optional(),
+  detail: z.string().nullable().optional(),
+});
+export type JobProgress = z.infer<typeof jobProgressSchema>;
+
+export const jobSchema = z.object({
+  id: z.string(),
+  kind: jobKindSchema,
+  title: z.string(),
+  state: jobStateSchema,
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  progress: jobProgressSchema.nullable(),
+  error: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;

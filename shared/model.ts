@@ -1,0 +1,113 @@
+/**
+ * The common model every importer produces (FORMATS.md §0). Importers are pure with respect
+ * to the database: they turn bytes into ImportedRun values; the indexer stores them.
+ */
+
+export type SourceFormat =
+  'mechlens' | 'reps' | 'inspect' | 'lm-eval' | 'promptfoo' | 'jsonl' | 'csv';
+
+export type Role = 'reference' | 'intervention' | 'control' | 'unknown';
+
+export type Expectation = 'increase' | 'decrease' | 'no_effect';
+
+export type Direction = 'higher_is_better' | 'lower_is_better';
+
+export type RunState = 'completed' | 'failed' | 'interrupted' | 'running' | 'unknown';
+
+export type JsonValue =
+  null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export type JsonObject = { [key: string]: JsonValue };
+
+export interface MetricDefinition {
+  description?: string | null;
+  example_field?: string | null;
+  direction?: Direction | null;
+  label?: string | null;
+  details?: string | null;
+  unit?: string | null;
+  type?: JsonValue;
+  [key: string]: JsonValue | undefined;
+}
+
+export interface Reproduces {
+  arxiv?: string | null;
+  version?: string | null;
+  where?: string | null;
+  /** metric name → condition name → the paper's number */
+  reported?: Record<string, Record<string, number>> | null;
+}
+
+export interface ImportedExperiment {
+  id: string;
+  name: string;
+  question: string | null;
+  claim: string | null;
+  deviations: string[];
+  reproduces: Reproduces | null;
+}
+
+export interface ImportedCondition {
+  name: string;
+  role: Role | null;
+  series: string | null;
+  level: number | null;
+  expect: Record<string, Expectation>;
+  compareTo: string[];
+  /** REPS gives a real identity hash; other formats leave it null and the indexer derives one. */
+  identityHash: string | null;
+}
+
+/** The settings that comparability checks compare (COMPARISON.md §2). */
+export interface RunSettings {
+  model: JsonObject | null;
+  dataset: JsonObject | null;
+  sae: JsonObject | null;
+  intervention: JsonObject | null;
+  generation: JsonObject | null;
+  config: JsonObject | null;
+  params: JsonObject | null;
+}
+
+export interface ImportedExample {
+  id: string;
+  input: string;
+  output: string;
+  fields: JsonObject;
+  target: string | null;
+  error: string | null;
+}
+
+export interface ImportedRun {
+  runId: string;
+  format: SourceFormat;
+  formatVersion: string | null;
+  project: string;
+  /** null for plain runs with no experiment linkage: the indexer groups them by project. */
+  experiment: ImportedExperiment | null;
+  condition: ImportedCondition;
+  settings: RunSettings;
+  codeCommit: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  state: RunState;
+  seed: number | null;
+  metrics: JsonObject;
+  metricDefinitions: Record<string, MetricDefinition>;
+  provenance: JsonObject;
+  /** Things a person should know that did not stop the import (e.g. "no run.end: incomplete"). */
+  warnings: string[];
+  examples: ImportedExample[];
+}
+
+export function emptySettings(): RunSettings {
+  return {
+    model: null,
+    dataset: null,
+    sae: null,
+    intervention: null,
+    generation: null,
+    config: null,
+    params: null,
+  };
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+
+export interface ServedApp {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the built CLI's browser host on its own data folder, as a user would. */
+export async function serveApp(extraArgs: string[] = []): Promise<ServedApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      path.join(root, 'out/main/cli.js'),
+      'serve',
+      '--no-open',
+      '--port',
+      '0',
+      '--db',
+      path.join(dataDir, 'pairwise.db'),
+      ...extraArgs,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, PAIRWISE_CLI_MAIN: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 20_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+  });
+  return {
+    url,
+    dataDir,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

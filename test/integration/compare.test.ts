@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../electron/core/dispatch';
+import { examples, writeMechlensRun } from '../fixtures/formats';
+import { makeService, type Harness } from '../fixtures/service';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+async function call<T>(name: string, input: unknown): Promise<T> {
+  const result = await dispatch(harness!.service, name, input);
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value as T;
+}
+
+function library(dir: string): string {
+  const root = path.join(dir, 'lib');
+  writeMechlensRun(root, { id: 'ref', name: 'reference', examples: examples(40) });
+  writeMechlensRun(root, {
+    id: 'steer',
+    name: 'steer',
+    experiment: { id: 'exp-test', role: 'intervention' },
+    examples: examples(40, (i) => ({ refused: i % 4 === 0, score: (i % 5) + 1 })),
+  });
+  writeMechlensRun(root, {
+    id: 'ctrl',
+    name: 'control',
+    experiment: { id: 'exp-test', role: 'control' },
+    examples: examples(41, (i) => ({ refused: i % 2 === 0, score: (i % 5) + 1 })),
+  });
+  return root;
+}
+
+interface ReportAnswer {
+  key: string;
+  report: {
+    experiment: { reference: string };
+    comparisons: {
+      candidate: { condition: string };
+      criteria: { field: string; regressed: number; improved: number }[];
+    }[];
+  };
+}
+
+describe('comparisons through the service', () => {
+  it('computes in a worker, caches, and invalidates when a run is re-indexed with new bytes', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    await harness.service.index([root]);
+    const settings = { experimentId: 'exp-test', resamples: 1000 };
+    expect(await call('compare:report', settings)).toBeNull();
+    const first = await harness.service.compare.run(settings);
+    expect(first.report.comparisons.map((c) => c.candidate.condition)).toEqual([
+      'control',
+      'steer',
+    ]);
+    const cached = await call<ReportAnswer>('compare:report', settings);
+    expect(cached.key).toBe(first.key);
+
+    const file = path.join(root, '.mechlens/runs/steer.json');
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { examples: { output: string }[] };
+    record.examples[0]!.output = 'A different answer.';
+    fs.writeFileSync(file, JSON.stringify(record));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 10_000));
+    await harness.service.index([root]);
+    expect(await call('compare:report', settings)).toBeNull();
+    const second = await harness.service.compare.run(settings);
+    expect(second.key).not.toBe(first.key);
+  });
+
+  it('pages examples by key with filters, search and detail', async () => {
+    harness = makeService();
+    await harness.service.index([library(harness.dir)]);
+    const { key, report } = await harness.service.compare.run({
+      experimentId: 'exp-test',
+      resamples: 500,
+    });
+    const pair = report.comparisons.findIndex((c) => c.candidate.condition === 'steer');
+    const regressions = report.comparisons[pair]!.criteria.find((c) => c.field === 'refused')!;
+    type Page = {
+      rows: { example_id: string; classes: Record<string, string> }[];
+      next: string | null;
+      total: number;
+    };
+    const all: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: Page = await call<Page>('examples:page', {
+        reportKey: key,
+        pair,
+        limit: 7,
+        after,
+      });
+      all.push(...page.rows.map((r) => r.example_id));
+      after = page.next;
+    } while (after);
+    expect(all).toHaveLength(40);
+    expect([...all].sort()).toEqual(all);
+    const improved = await call<Page>('examples:page', {
+      reportKey: key,
+      pair,
+      filter: { criterion: 'refused', changeClass: 'improved' },
+    });
+    expect(improved.total).toBe(regressions.improved);
+    expect(improved.rows.every((r) => r.classes.refused === 'improved')).toBe(true);
+    const searched = await call<Page>('examples:page', {
+      reportKey: key,
+      pair,
+      filter: { search: 'Prompt number 17' },
+    });
+    expect(searched.rows.map((r) => r.example_id)).toEqual(['ex-017']);
+    const hostile = await call<Page>('examples:page', {
+      reportKey: key,
+      pair,
+      filter: { search: '" OR NEAR(' },
+    });
+    expect(hostile.total).toBe(0);
+    const detail = await call<{ reference: { output: string }; candidate: { output: string } }>(
+      'examples:detail',
+      {
+        reportKey: key,
+        pair,
+        exampleId: 'ex-017',
+      },
+    );
+    expect(detail.reference.output).toBe('Answer number 17.');
+    const onlyOne = report.comparisons.findIndex((c) => c.candidate.condition === 'control');
+    const side = await call<Page>('examples:page', {
+      reportKey: key,
+      pair: onlyOne,
+      filter: { side: 'candidate' },
+    });
+    expect(side.rows.map((r) => r.example_id)).toEqual(['ex-041']);
+  });
+
+  it('a hand-picked reference survives a re-index and changes the comparison', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    await harness.service.index([root]);
+    await call('conditions:setRole', {
+      experimentId: 'exp-test',
+      condition: 'control',
+      role: 'reference',
+    });
+    await harness.service.index([root]);
+    const conditions = await call<{ name: string; role: string }[]>('conditions:list', {
+      experimentId: 'exp-test',
+    });
+    expect(conditions.find((c) => c.role === 'reference')?.name).toBe('control');
+    expect(conditions.find((c) => c.name === 'reference')?.role).toBe('unknown');
+    const { report } = await harness.service.compare.run({
+      experimentId: 'exp-test',
+      resamples: 500,
+    });
+    expect(report.experiment.reference).toBe('control');
+  });
+
+  it('cancels a comparison: nothing is written', async () => {
+    harness = makeService();
+    await harness.service.index([library(harness.dir)]);
+    const { jobId } = await call<{ jobId: string }>('compare:start', {
+      experimentId: 'exp-test',
+      resamples: 200_000,
+    });
+    await call('jobs:cancel', { jobId });
+    const job = await harness.service.jobs.wait(jobId);
+    expect(job?.state).toBe('cancelled');
+    expect(harness.service.db.prepare(`SELECT COUNT(*) AS n FROM reports`).get()).toEqual({ n: 0 });
+    expect(harness.service.db.prepare(`SELECT COUNT(*) AS n FROM pair_rows`).get()).toEqual({
+      n: 0,
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli, spawnCli } from '../fixtures/cli';
+import { examples, writeMechlensRun } from '../fixtures/formats';
+import { tempDir } from '../fixtures/tmp';
+
+let cleanup = () => undefined as void;
+afterEach(() => cleanup());
+
+function library(dir: string, runs: number): string {
+  const root = path.join(dir, 'lib');
+  for (let i = 0; i < runs; i++) {
+    writeMechlensRun(path.join(root, `exp${i % 3}`), {
+      id: `run-${String(i).padStart(3, '0')}`,
+      name: `cond-${i}`,
+      experiment: { id: `exp-${i % 3}`, role: i < 3 ? 'reference' : 'intervention' },
+      examples: examples(300, (k) => ({ refused: (k + i) % 3 === 0, score: (k * i) % 5 })),
+    });
+  }
+  return root;
+}
+
+function counts(db: string): { runs: number; examples: number; fts: number; integrity: string } {
+  const conn = new Database(db, { readonly: true });
+  try {
+    return {
+      integrity: conn.pragma('integrity_check', { simple: true }) as string,
+      runs: (conn.prepare(`SELECT COUNT(*) AS n FROM runs`).get() as { n: number }).n,
+      examples: (conn.prepare(`SELECT COUNT(*) AS n FROM examples`).get() as { n: number }).n,
+      fts: (conn.prepare(`SELECT COUNT(*) AS n FROM examples_fts`).get() as { n: number }).n,
+    };
+  } finally {
+    conn.close();
+  }
+}
+
+/** Deterministic "random" kill points, so a failure can be replayed. */
+function killPoints(seed: number, count: number, min: number, max: number): number[] {
+  let x = seed;
+  return Array.from({ length: count }, () => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return min + (x % (max - min));
+  });
+}
+
+describe('SIGKILL while indexing', () => {
+  it('leaves a database that opens, passes integrity_check, and finishes with the same counts as a clean index', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const root = library(t.dir, 45);
+    const clean = path.join(t.dir, 'clean.db');
+    expect(runCli(['index', root, '--db', clean]).status).toBe(0);
+    const expected = counts(clean);
+    expect(expected).toMatchObject({ runs: 45, examples: 45 * 300, integrity: 'ok' });
+
+    const crashed = path.join(t.dir, 'crashed.db');
+    const points = killPoints(20261129, 6, 400, 2500);
+    let killedMidway = 0;
+    for (const ms of points) {
+      const child = spawnCli(['index', root, '--db', crashed]);
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => resolve(code)),
+      );
+      const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+      const code = await exited;
+      clearTimeout(timer);
+      if (code === null) killedMidway++;
+      const state = counts(crashed);
+      expect(state.integrity).toBe('ok');
+      expect(state.fts).toBe(state.examples);
+    }
+    expect(killedMidway).toBeGreaterThan(0);
+    expect(runCli(['index', root, '--db', crashed]).status).toBe(0);
+    expect(counts(crashed)).toEqual(expected);
+    const a = JSON.parse(runCli(['runs', '--db', clean, '--json']).stdout) as unknown[];
+    const b = JSON.parse(runCli(['runs', '--db', crashed, '--json']).stdout) as unknown[];
+    expect(b).toEqual(a);
+  }, 180_000);
+});

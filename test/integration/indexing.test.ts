@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listRuns } from '../../electron/core/library';
+import { examples, writeFile, writeMechlensRun } from '../fixtures/formats';
+import { makeService, type Harness } from '../fixtures/service';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+function library(dir: string): string {
+  const root = path.join(dir, 'library');
+  const runs = path.join(root, 'exp');
+  writeMechlensRun(runs, { id: 'ref-1', name: 'reference', examples: examples(5) });
+  writeMechlensRun(runs, {
+    id: 'int-1',
+    name: 'steer',
+    experiment: { id: 'exp-test', role: 'intervention' },
+    examples: examples(5, (i) => ({ refused: false, score: i })),
+  });
+  return root;
+}
+
+describe('indexing a folder', () => {
+  it('imports every run, records problems per file, and keeps going', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    writeFile(
+      root,
+      'exp/.mechlens/runs/broken.json',
+      '{"project": "x", "name": "y", "examples": [',
+    );
+    writeFile(root, 'notes/unrelated.json', '{"hello": "world"}');
+    const stats = await harness.service.index([root]);
+    expect(stats.sources).toEqual({ scanned: 4, imported: 2, unchanged: 0, failed: 1 });
+    expect(stats.runs).toBe(2);
+    expect(stats.examples).toBe(10);
+    expect(stats.problems).toHaveLength(1);
+    expect(stats.problems[0]!.path).toMatch(/broken\.json$/);
+    expect(stats.problems[0]!.message).toMatch(/line 1/);
+    const runs = listRuns(harness.service.db);
+    expect(runs.map((r) => [r.run_id, r.condition, r.role])).toEqual([
+      ['ref-1', 'reference', 'reference'],
+      ['int-1', 'steer', 'intervention'],
+    ]);
+    const fts = harness.service.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM examples_fts WHERE examples_fts MATCH '"Prompt number 3"'`,
+      )
+      .get() as { n: number };
+    expect(fts.n).toBe(2);
+  });
+
+  it('skips unchanged files on rescan and re-imports a changed one', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    await harness.service.index([root]);
+    const again = await harness.service.index([root]);
+    expect(again.sources).toMatchObject({ scanned: 2, imported: 0, unchanged: 2, failed: 0 });
+    const file = path.join(root, 'exp/.mechlens/runs/ref-1.json');
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { examples: unknown[] };
+    record.examples.pop();
+    fs.writeFileSync(file, JSON.stringify(record));
+    fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    const third = await harness.service.index([root]);
+    expect(third.sources).toMatchObject({ imported: 1, unchanged: 1 });
+    expect(listRuns(harness.service.db).find((r) => r.run_id === 'ref-1')?.examples).toBe(4);
+  });
+
+  it('keeps the last good import when a file goes bad, and marks deleted files missing', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    await harness.service.index([root]);
+    const file = path.join(root, 'exp/.mechlens/runs/int-1.json');
+    fs.writeFileSync(file, '{"truncated": ');
+    const bad = await harness.service.index([root]);
+    expect(bad.sources.failed).toBe(1);
+    expect(listRuns(harness.service.db).find((r) => r.run_id === 'int-1')?.examples).toBe(5);
+    fs.rmSync(file);
+    await harness.service.index([root]);
+    const run = listRuns(harness.service.db).find((r) => r.run_id === 'int-1');
+    expect(run?.missing).toBe(true);
+    expect(run?.state).toBe('missing');
+  });
+
+  it('supersedes an earlier run of the same condition', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    writeMechlensRun(path.join(root, 'exp'), {
+      id: 'ref-2',
+      name: 'reference',
+      extra: { finished_at: '2030-01-01T00:00:00Z' },
+    });
+    await harness.service.index([root]);
+    const runs = listRuns(harness.service.db).filter((r) => r.condition === 'reference');
+    expect(runs.find((r) => r.run_id === 'ref-2')?.superseded).toBe(false);
+    expect(runs.find((r) => r.run_id === 'ref-1')?.superseded).toBe(true);
+  });
+});

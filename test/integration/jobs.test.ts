@@ -1,0 +1,101 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { JobManager } from '../../electron/core/jobs/manager';
+import { WorkerPool } from '../../electron/core/jobs/pool';
+import { CancelledError } from '../../electron/core/jobs/protocol';
+import { sourceWorkerEntry } from '../../electron/core/jobs/worker-path';
+import type { Job, JobProgress } from '../../shared/jobs';
+import { tempDir } from '../fixtures/tmp';
+
+const counting = sourceWorkerEntry(path.join(__dirname, '../fixtures/workers/counting.worker.ts'));
+const stuck = sourceWorkerEntry(path.join(__dirname, '../fixtures/workers/stuck.worker.ts'));
+
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function setup(): {
+  db: Db;
+  progress: { jobId: string; progress: JobProgress }[];
+  finished: Job[];
+  jobs: JobManager;
+} {
+  const t = tempDir();
+  const db = openDatabase(path.join(t.dir, 'p.db'));
+  db.exec(`CREATE TABLE results (value INTEGER) STRICT`);
+  cleanups.push(t.cleanup, () => db.close());
+  const progress: { jobId: string; progress: JobProgress }[] = [];
+  const finished: Job[] = [];
+  const jobs = new JobManager(db, {
+    progress: (jobId, p) => progress.push({ jobId, progress: p }),
+    finished: (job) => finished.push(job),
+  });
+  return { db, progress, finished, jobs };
+}
+
+describe('worker pool and jobs', () => {
+  it('runs a task in a worker and reports throttled progress ending at the last value', async () => {
+    const { db, progress, jobs } = setup();
+    const pool = new WorkerPool(counting, 1);
+    cleanups.push(() => pool.close());
+    const jobId = jobs.start('index', 'count', async (ctx) => {
+      const result = await pool.run<{ counted: number }>(
+        { steps: 30, delayMs: 5 },
+        { signal: ctx.signal, onProgress: ctx.progress },
+      );
+      db.prepare(`INSERT INTO results VALUES (?)`).run(result.counted);
+    });
+    const job = await jobs.wait(jobId);
+    expect(job?.state).toBe('finished');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.length).toBeLessThan(30);
+    expect(progress.at(-1)?.progress.done).toBe(30);
+    expect(db.prepare(`SELECT value FROM results`).all()).toEqual([{ value: 30 }]);
+  });
+
+  it('cancels cooperatively: the job stops and its partial results are never committed', async () => {
+    const { db, jobs, finished } = setup();
+    const pool = new WorkerPool(counting, 1);
+    cleanups.push(() => pool.close());
+    let seen = 0;
+    const jobId = jobs.start('compare', 'count', async (ctx) => {
+      const result = await pool.run<{ counted: number }>(
+        { steps: 1000, delayMs: 5 },
+        {
+          signal: ctx.signal,
+          onProgress: (p) => {
+            seen = p.done;
+            if (p.done === 10) jobs.cancel(ctx.jobId);
+          },
+        },
+      );
+      db.prepare(`INSERT INTO results VALUES (?)`).run(result.counted);
+    });
+    const job = await jobs.wait(jobId);
+    expect(job?.state).toBe('cancelled');
+    expect(seen).toBeLessThan(1000);
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM results`).get()).toEqual({ n: 0 });
+    expect(finished.map((j) => j.state)).toEqual(['cancelled']);
+  });
+
+  it('terminates a worker that ignores cancel after the grace period, and the pool keeps working', async () => {
+    const pool = new WorkerPool(stuck, 1, 200);
+    cleanups.push(() => pool.close());
+    const controller = new AbortController();
+    const running = pool.run(null, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 300);
+    await expect(running).rejects.toBeInstanceOf(CancelledError);
+  });
+
+  it('marks jobs left running by a crash as interrupted on the next start', () => {
+    const { db } = setup();
+    db.prepare(
+      `INSERT INTO jobs (id, kind, title, state, created_at) VALUES ('j1', 'index', 't', 'running', '2026-01-01')`,
+    ).run();
+    const again = new JobManager(db, { progress: () => undefined, finished: () => undefined });
+    expect(again.get('j1')?.state).toBe('interrupted');
+  });
+});

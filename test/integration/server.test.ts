@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeServer } from '../fixtures/service';
+
+type Harness = Awaited<ReturnType<typeof makeServer>>;
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+/** Raw HTTP so the test controls Host and Origin exactly, as an attacker's browser would. */
+function raw(
+  port: number,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: options.headers,
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    if (options.body) req.write(options.body);
+    req.end();
+  });
+}
+
+function api(h: Harness, body: unknown, headers: Record<string, string> = {}) {
+  return raw(h.server.port, {
+    method: 'POST',
+    path: '/api/request',
+    headers: {
+      Host: `127.0.0.1:${h.server.port}`,
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${h.server.token}`,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('browser host', () => {
+  it('binds to loopback and prints a URL with the token', async () => {
+    harness = await makeServer();
+    expect(harness.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{20,}$/);
+  });
+
+  it('answers a valid request through the contract', async () => {
+    harness = await makeServer();
+    const res = await api(harness, { name: 'app:info', input: {} });
+    expect(res.status).toBe(200);
+    const body = JSON.parse(res.body) as { ok: boolean; value: { name: string } };
+    expect(body).toMatchObject({ ok: true, value: { name: 'Pairwise' } });
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('rejects requests without the token, or with a wrong one, with 401', async () => {
+    harness = await makeServer();
+    const host = `127.0.0.1:${harness.server.port}`;
+    const noToken = await raw(harness.server.port, {
+      method: 'POST',
+      path: '/api/request',
+      headers: { Host: host, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'app:info', input: {} }),
+    });
+    expect(noToken.status).toBe(401);
+    expect(
+      (await api(harness, { name: 'app:info' }, { Authorization: 'Bearer nope' })).status,
+    ).toBe(401);
+    expect((await raw(harness.server.port, { path: '/', headers: { Host: host } })).status).toBe(
+      401,
+    );
+    expect(
+      (await raw(harness.server.port, { path: '/api/events', headers: { Host: host } })).status,
+    ).toBe(401);
+    const page = await raw(harness.server.port, {
+      path: `/?token=${harness.server.token}`,
+      headers: { Host: host },
+    });
+    expect(page.status).toBe(200);
+  });
+
+  it('rejects a foreign Host header (DNS rebinding) and a foreign Origin (CSRF)', async () => {
+    harness = await makeServer();
+    expect(
+      (
+        await api(
+          harness,
+          { name: 'app:info', input: {} },
+          { Host: `evil.example:${harness.server.port}` },
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (await api(harness, { name: 'app:info', input: {} }, { Origin: 'http://evil.example' }))
+        .status,
+    ).toBe(403);
+    expect(
+      (
+        await api(
+          harness,
+          { name: 'app:info', input: {} },
+          { Origin: `http://127.0.0.1:${harness.server.port}` },
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  it('validates input against the contract and says what is wrong', async () => {
+    harness = await makeServer();
+    const bad = JSON.parse(
+      (await api(harness, { name: 'jobs:cancel', input: { jobId: 42 } })).body,
+    ) as {
+      ok: boolean;
+      error: { code: string; message: string };
+    };
+    expect(bad.ok).toBe(false);
+    expect(bad.error.code).toBe('bad_request');
+    expect(bad.error.message).toMatch(/jobs:cancel.*jobId/);
+    const unknown = JSON.parse((await api(harness, { name: 'db:drop', input: {} })).body) as {
+      error: { code: string };
+    };
+    expect(unknown.error.code).toBe('unknown_request');
+    const notJson = await raw(harness.server.port, {
+      method: 'POST',
+      path: '/api/request',
+      headers: {
+        Host: `127.0.0.1:${harness.server.port}`,
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${harness.server.token}`,
+      },
+      body: '{nope',
+    });
+    expect(notJson.status).toBe(400);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    harness = await makeServer();
+    const secret = path.join(harness.dir, 'secret.txt');
+    fs.writeFileSync(secret, 'top secret');
+    fs.symlinkSync(secret, path.join(harness.rendererDir, 'link.txt'));
+    const host = `127.0.0.1:${harness.server.port}`;
+    for (const p of [
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2e%2e%2fsecret.txt',
+      '/..%5csecret.txt',
+      `/${encodeURIComponent(secret)}`,
+      '/link.txt',
+      '/%00',
+    ]) {
+      const res = await raw(harness.server.port, { path: p, headers: { Host: host } });
+      expect(res.status, p).toBe(404);
+      expect(res.body).not.toContain('top secret');
+    }
+    expect(
+      (await raw(harness.server.port, { path: '/app.js', headers: { Host: host } })).status,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../../electron/core/dispatch';
+import { makeService, type Harness } from '../../fixtures/service';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+describe('dispatch (the desktop bridge and the HTTP host both use it)', () => {
+  it('rejects a malformed request with a clear error before the service sees it', async () => {
+    harness = makeService();
+    const result = await dispatch(harness.service, 'library:addFolder', { path: '' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    if (!result.ok) expect(result.error.message).toMatch(/library:addFolder: path/);
+    const extra = await dispatch(harness.service, 'app:info', { sneaky: true });
+    expect(extra.ok).toBe(false);
+  });
+
+  it('maps a missing folder to not_found', async () => {
+    harness = makeService();
+    const result = await dispatch(harness.service, 'library:addFolder', {
+      path: '/definitely/not/here',
+    });
+    expect(result).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});

@@ -1,0 +1,242 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  csvValue,
+  importGenericCsv,
+  importGenericJsonl,
+  looksLikeGenericCsv,
+  looksLikeGenericJsonl,
+  parseCsv,
+} from '../../../electron/core/ingest/importers/generic';
+import { ImportProblem } from '../../../electron/core/ingest/types';
+import { writeFile, writeGenericCsv, writeGenericJsonl } from '../../fixtures/formats';
+import { tempDir } from '../../fixtures/tmp';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir()));
+afterEach(() => cleanup());
+
+const ctx = () => ({ signal: new AbortController().signal });
+
+async function problemOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ImportProblem);
+  return (error as Error).message;
+}
+
+describe('sniffing', () => {
+  it('needs an id and an input or output', () => {
+    expect(looksLikeGenericJsonl('{"id": "a", "output": "x", "score": 1}')).toBe(true);
+    expect(looksLikeGenericJsonl('{"id": "a", "text": "x"}')).toBe(false);
+    expect(looksLikeGenericJsonl('{"doc_id": 0, "input": "x"}')).toBe(false);
+    expect(
+      looksLikeGenericJsonl('{"id": "a", "input": "a very long line cut off by the sniff'),
+    ).toBe(true);
+    expect(looksLikeGenericCsv('ID, Input ,score')).toBe(true);
+    expect(looksLikeGenericCsv('record_id,input,output')).toBe(false);
+    expect(looksLikeGenericCsv('"id","output"')).toBe(true);
+  });
+});
+
+describe('parseCsv', () => {
+  it('follows RFC 4180: quotes, doubled quotes, newlines in cells, CRLF', () => {
+    const rows = parseCsv('id,input\r\n1,"a, ""quoted""\nsecond line"\r\n\r\n2,plain\n');
+    expect(rows).toEqual([
+      { cells: ['id', 'input'], line: 1 },
+      { cells: ['1', 'a, "quoted"\nsecond line'], line: 2 },
+      { cells: ['2', 'plain'], line: 5 },
+    ]);
+  });
+
+  it('reports a quote that is never closed', () => {
+    expect(() => parseCsv('id,input\n1,"open\n2,x\n')).toThrow(
+      'line 2: a quoted cell is never closed',
+    );
+  });
+
+  it('types cells the way a spreadsheet user means them', () => {
+    expect(csvValue('')).toBeNull();
+    expect(csvValue('TRUE')).toBe(true);
+    expect(csvValue('false')).toBe(false);
+    expect(csvValue('-1.5e3')).toBe(-1500);
+    expect(csvValue('007')).toBe('007');
+    expect(csvValue('12345678901234567890')).toBe('12345678901234567890');
+    expect(csvValue('NaN')).toBe('NaN');
+  });
+});
+
+describe('importGenericJsonl', () => {
+  it('makes one example per line with every other key as a field, and path-based defaults', async () => {
+    const file = writeGenericJsonl(path.join(dir, 'evals'), 'baseline.jsonl', [
+      { id: 'a', input: 'q1', output: 'r1', correct: true, score: 0.5 },
+      { id: 7, input: [{ role: 'user', content: 'hi' }], output: null },
+    ]);
+    const run = await importGenericJsonl(file, ctx());
+    expect(run).toMatchObject({
+      format: 'jsonl',
+      project: 'evals',
+      experiment: null,
+      condition: { name: 'baseline', role: null },
+    });
+    expect(run.runId).toMatch(/^[0-9a-f]{32}$/);
+    expect(run.examples).toEqual([
+      {
+        id: 'a',
+        input: 'q1',
+        output: 'r1',
+        fields: { correct: true, score: 0.5 },
+        target: null,
+        error: null,
+      },
+      {
+        id: '7',
+        input: '[{"role":"user","content":"hi"}]',
+        output: '',
+        fields: {},
+        target: null,
+        error: null,
+      },
+    ]);
+  });
+
+  it('takes run metadata from pairwise.json, with per-file overrides', async () => {
+    const sidecar = {
+      project: 'refusals',
+      experiment: { id: 'exp-g', name: 'Steering', question: 'Does it help?', claim: 'Yes' },
+      model: { id: 'org/m', revision: 'r1' },
+      config: { seed: 3 },
+      metric_definitions: {
+        correct_rate: { example_field: 'correct', direction: 'higher_is_better' },
+      },
+      metrics: { correct_rate: 1 },
+      files: {
+        'steered.jsonl': {
+          condition: 'steer-4',
+          role: 'intervention',
+          expect: { correct_rate: 'increase' },
+        },
+      },
+    };
+    const file = writeGenericJsonl(
+      dir,
+      'steered.jsonl',
+      [{ id: 'a', output: 'x', correct: true }],
+      sidecar,
+    );
+    const run = await importGenericJsonl(file, ctx());
+    expect(run).toMatchObject({
+      project: 'refusals',
+      experiment: {
+        id: 'exp-g',
+        name: 'Steering',
+        question: 'Does it help?',
+        claim: 'Yes',
+        deviations: [],
+      },
+      condition: { name: 'steer-4', role: 'intervention', expect: { correct_rate: 'increase' } },
+      seed: 3,
+      metrics: { correct_rate: 1 },
+      metricDefinitions: { correct_rate: { example_field: 'correct' } },
+    });
+    expect(run.settings.model).toEqual({ id: 'org/m', revision: 'r1' });
+  });
+
+  it('rejects a broken or misspelt sidecar', async () => {
+    const file = writeGenericJsonl(dir, 'a.jsonl', [{ id: 'a', output: 'x' }], {
+      experiement: { id: 'x' },
+    });
+    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+      /^pairwise.json is not valid: .*experiement/,
+    );
+    writeFile(dir, 'pairwise.json', '{"role": "referee"}');
+    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+      /^pairwise.json is not valid at "role"/,
+    );
+    writeFile(dir, 'pairwise.json', '{"project": ');
+    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+      /^pairwise.json: line 1, column 13: unexpected end/,
+    );
+  });
+
+  it('rejects duplicate ids, bad ids and non-object lines with their line numbers', async () => {
+    const dup = writeGenericJsonl(dir, 'dup.jsonl', [
+      { id: 'a', output: '' },
+      { id: 'b', output: '' },
+      { id: 'a', output: '' },
+    ]);
+    expect(await problemOf(importGenericJsonl(dup, ctx()))).toBe(
+      'duplicate example id "a" (lines 1 and 3)',
+    );
+    const bad = writeGenericJsonl(dir, 'bad.jsonl', [
+      { id: 'a', output: '' },
+      { id: 1.5, output: '' },
+    ]);
+    expect(await problemOf(importGenericJsonl(bad, ctx()))).toBe(
+      'line 2: "id" should be a non-empty string or an integer, but it is a number (1.5)',
+    );
+    const list = writeGenericJsonl(dir, 'list.jsonl', [[1, 2]]);
+    expect(await problemOf(importGenericJsonl(list, ctx()))).toBe(
+      'line 1: expected a JSON object, found a list',
+    );
+  });
+
+  it('keeps the lines before a half-written last line, with a warning', async () => {
+    const file = writeFile(dir, 'live.jsonl', '{"id":"a","output":"x"}\n{"id":"b","outp');
+    const run = await importGenericJsonl(file, ctx());
+    expect(run.examples.map((e) => e.id)).toEqual(['a']);
+    expect(run.warnings[0]).toMatch(/last line, was skipped/);
+  });
+});
+
+describe('importGenericCsv', () => {
+  it('reads typed fields and ignores an unnamed index column', async () => {
+    const file = writeGenericCsv(
+      dir,
+      'run.csv',
+      '\ufeff,ID,Input,Output,correct,score,note\n0,a,"q, 1",r1,true,0.5,\n1,b,q2,"multi\nline",FALSE,3,007\n',
+    );
+    const run = await importGenericCsv(file, ctx());
+    expect(run.format).toBe('csv');
+    expect(run.condition.name).toBe('run');
+    expect(run.warnings).toEqual(['column 1 has no header name and was ignored']);
+    expect(run.examples).toEqual([
+      {
+        id: 'a',
+        input: 'q, 1',
+        output: 'r1',
+        fields: { correct: true, score: 0.5, note: null },
+        target: null,
+        error: null,
+      },
+      {
+        id: 'b',
+        input: 'q2',
+        output: 'multi\nline',
+        fields: { correct: false, score: 3, note: '007' },
+        target: null,
+        error: null,
+      },
+    ]);
+  });
+
+  it('rejects ragged rows, empty ids, duplicate ids and duplicate columns', async () => {
+    const ragged = writeGenericCsv(dir, 'r.csv', 'id,output\na,x\nb,y,z\n');
+    expect(await problemOf(importGenericCsv(ragged, ctx()))).toBe(
+      'line 3 has 3 cells but the header has 2 columns',
+    );
+    const empty = writeGenericCsv(dir, 'e.csv', 'id,output\n,x\n');
+    expect(await problemOf(importGenericCsv(empty, ctx()))).toBe('line 2: the id cell is empty');
+    const dup = writeGenericCsv(dir, 'd.csv', 'id,output\na,x\nb,y\na,z\n');
+    expect(await problemOf(importGenericCsv(dup, ctx()))).toBe(
+      'duplicate example id "a" (lines 2 and 4)',
+    );
+    const cols = writeGenericCsv(dir, 'c.csv', 'id,output,score,score\na,x,1,2\n');
+    expect(await problemOf(importGenericCsv(cols, ctx()))).toBe(
+      'the header names the column "score" twice',
+    );
+  });
+});

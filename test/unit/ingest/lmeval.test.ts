@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  importLmEval,
+  isLmEvalResults,
+  resultsDateId,
+  samplesFileTask,
+} from '../../../electron/core/ingest/importers/lmeval';
+import { ImportProblem, type SourceUnit } from '../../../electron/core/ingest/types';
+import { writeFile, writeLmEval } from '../../fixtures/formats';
+import { tempDir } from '../../fixtures/tmp';
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempDir()));
+afterEach(() => cleanup());
+
+const ctx = () => ({ signal: new AbortController().signal });
+const unitOf = (...files: string[]): SourceUnit => ({ path: files[0]!, kind: 'lm-eval', files });
+interface ResultsDoc {
+  results: Record<string, unknown>;
+  group_subtasks: Record<string, unknown>;
+  config: Record<string, unknown>;
+  model_name?: string;
+}
+const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsDoc;
+
+async function problemOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ImportProblem);
+  return (error as Error).message;
+}
+
+describe('names and detection', () => {
+  it('reads date ids and tasks from lm-eval file names', () => {
+    expect(resultsDateId('results_2026-09-18T09-12-44.118273.json')).toBe(
+      '2026-09-18T09-12-44.118273',
+    );
+    expect(resultsDateId('sw_mgsm_direct_0shot_2026-01-26T14-39-33.247121.json')).toBe(
+      '2026-01-26T14-39-33.247121',
+    );
+    expect(resultsDateId('results.json')).toBeNull();
+    expect(
+      samplesFileTask('samples_mmlu_abstract_algebra_2025-01-21T00-40-03.356274.jsonl'),
+    ).toEqual({
+      task: 'mmlu_abstract_algebra',
+      dateId: '2025-01-21T00-40-03.356274',
+    });
+  });
+
+  it('recognises results by their results and versions objects', () => {
+    expect(isLmEvalResults({ results: { t: { 'acc,none': 1 } }, versions: { t: 1 } })).toBe(true);
+    expect(isLmEvalResults({ results: { t: 1 }, versions: {} })).toBe(false);
+    expect(isLmEvalResults({ results: [], versions: {} })).toBe(false);
+  });
+});
+
+describe('importLmEval', () => {
+  it('makes one run per task with one example per document', async () => {
+    const { results, samples } = writeLmEval(path.join(dir, 'out'), { model: 'org/model-a' });
+    const [run, ...rest] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(rest).toEqual([]);
+    expect(run).toMatchObject({
+      format: 'lm-eval',
+      formatVersion: '0.4.10',
+      project: 'out',
+      experiment: { id: 'lm-eval:out/arith', name: 'arith' },
+      condition: { name: 'org/model-a', role: null },
+      codeCommit: 'abc1234',
+      startedAt: '2026-09-19T14:00:00.500Z',
+      finishedAt: '2026-09-19T14:00:13.000Z',
+      seed: 0,
+      metrics: { 'exact_match,strict-match': 1 / 3, 'exact_match,flexible-extract': 2 / 3 },
+      warnings: [],
+    });
+    expect(run!.runId).toMatch(/^lm-eval-[0-9a-f]{24}$/);
+    expect(run!.settings.config).toMatchObject({
+      model_args: { pretrained: 'org/model-a', dtype: 'bfloat16' },
+      num_fewshot: 0,
+    });
+    expect(run!.settings.dataset).toEqual({ id: 'org/arith', name: 'main', split: 'test' });
+    expect(run!.metricDefinitions['exact_match,strict-match']).toEqual({
+      description: 'exact_match after the "strict-match" filter',
+      example_field: 'exact_match,strict-match',
+      direction: 'higher_is_better',
+    });
+    expect(run!.metricDefinitions['exact_match_stderr,strict-match']).toBeUndefined();
+    expect(run!.examples.map((e) => e.id)).toEqual(['0', '1', '2']);
+    expect(run!.examples[1]).toEqual({
+      id: '1',
+      input: 'Q: Question 1?\nA:',
+      output: 'It is 42',
+      fields: {
+        'exact_match,strict-match': 0,
+        'response,strict-match': '[invalid]',
+        'exact_match,flexible-extract': 1,
+        'response,flexible-extract': '42',
+      },
+      target: '42',
+      error: null,
+    });
+  });
+
+  it('imports a results file without samples as metrics only, with a warning', async () => {
+    const { results } = writeLmEval(dir, { samples: false });
+    const [run] = await importLmEval(unitOf(results), ctx());
+    expect(run!.examples).toEqual([]);
+    expect(run!.metricDefinitions['exact_match,strict-match']?.example_field).toBeNull();
+    expect(run!.warnings[0]).toMatch(/^no samples_arith_\*\.jsonl beside the results/);
+  });
+
+  it('answers multiple-choice documents with the likeliest choice', async () => {
+    const { results } = writeLmEval(dir, { samples: false, filters: ['none'] });
+    const line = {
+      doc_id: 0,
+      target: 2,
+      arguments: [
+        ['Q?\nAnswer:', ' A'],
+        ['Q?\nAnswer:', ' B'],
+        ['Q?\nAnswer:', ' C'],
+      ],
+      resps: [[['-3.2', 'False']], [['-1.5', 'False']], [['-0.4', 'True']]],
+      filtered_resps: [
+        ['-3.2', 'False'],
+        ['-1.5', 'False'],
+        ['-0.4', 'True'],
+      ],
+      filter: 'none',
+      metrics: ['acc'],
+      acc: 1.0,
+    };
+    const samples = writeFile(
+      path.dirname(results),
+      `samples_arith_2026-09-18T09-12-44.118273.jsonl`,
+      JSON.stringify(line) + '\n',
+    );
+    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    expect(run!.examples[0]).toMatchObject({
+      id: '0',
+      input: 'Q?\nAnswer:',
+      output: ' C',
+      target: '2',
+      fields: { 'acc,none': 1 },
+    });
+  });
+
+  it('keeps a half-written last samples line as a warning and fails on a bad middle line', async () => {
+    const { results, samples } = writeLmEval(dir);
+    fs.appendFileSync(samples!, '{"doc_id": 3, "filter": "strict-');
+    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(run!.examples).toHaveLength(3);
+    expect(run!.warnings.join('\n')).toMatch(
+      /^samples_arith_.*\.jsonl: line 7, the last line, was skipped/,
+    );
+
+    const lines = fs.readFileSync(samples!, 'utf8').split('\n');
+    lines[2] = '{"doc_id": [}';
+    fs.writeFileSync(samples!, lines.join('\n'));
+    expect(await problemOf(importLmEval(unitOf(results, samples!), ctx()))).toBe(
+      `${path.basename(samples!)}: line 3, column 13: unexpected '}'`,
+    );
+  });
+
+  it('names the samples file and line of a document id of the wrong type', async () => {
+    const { results, samples } = writeLmEval(dir);
+    fs.writeFileSync(samples!, '{"doc_id": {"x": 1}, "filter": "none"}\n{"doc_id": 1}\n');
+    expect(await problemOf(importLmEval(unitOf(results, samples!), ctx()))).toBe(
+      `${path.basename(samples!)}: line 1: "doc_id" should be an integer, but it is an object`,
+    );
+  });
+
+  it('warns about samples files for tasks the results do not have', async () => {
+    const { results } = writeLmEval(dir, { samples: false });
+    const stray = writeFile(
+      path.dirname(results),
+      'samples_other_2026-09-18T09-12-44.118273.jsonl',
+      '{}\n',
+    );
+    const [run] = await importLmEval(unitOf(results, stray), ctx());
+    expect(run!.warnings[0]).toMatch(/^samples_other_.*names no task in this results file/);
+  });
+
+  it('handles several tasks, groups, and a model_args dict as Python callers write it', async () => {
+    const { results } = writeLmEval(dir, { samples: false });
+    const doc = readJson(results);
+    doc.results.group = { alias: 'group', 'exact_match,none': 0.5 };
+    doc.group_subtasks.group = ['arith'];
+    doc.config.model_args = { pretrained: 'org/model-a', dtype: 'bfloat16' };
+    delete doc.model_name;
+    fs.writeFileSync(results, JSON.stringify(doc));
+    const runs = await importLmEval(unitOf(results), ctx());
+    expect(runs.map((r) => r.experiment?.name)).toEqual(['arith', 'group']);
+    expect(runs[1]!.warnings).toEqual([]);
+    expect(runs[1]!.provenance.subtasks).toEqual(['arith']);
+    expect(runs[0]!.condition.name).toBe('org/model-a');
+  });
+
+  it('rejects a file that is not lm-eval results', async () => {
+    const file = writeFile(dir, 'results_2026-01-01T00-00-00.json', '{"results": [1]}');
+    expect(await problemOf(importLmEval(unitOf(file), ctx()))).toMatch(
+      /not an lm-evaluation-harness results file/,
+    );
+  });
+});
