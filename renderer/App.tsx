@@ -1,30 +1,88 @@
 import { useEffect } from 'react';
+import { isDesktop, pickFolder, request } from './api';
 import { StatusBar } from './components/StatusBar';
 import { Toasts } from './components/Toasts';
+import { ComparisonView } from './features/comparison/ComparisonView';
+import { ConditionsView } from './features/conditions/ConditionsView';
+import { ExamplesView } from './features/examples/ExamplesView';
 import { LibraryView } from './features/library/LibraryView';
 import { ProblemsView } from './features/library/ProblemsView';
 import { useApp, type AppState } from './store';
 import { startSync } from './sync';
 
-const views: { id: AppState['view']; label: string }[] = [
+const views: { id: AppState['view']; label: string; needsExperiment?: boolean }[] = [
   { id: 'library', label: 'Library' },
+  { id: 'conditions', label: 'Conditions', needsExperiment: true },
+  { id: 'comparison', label: 'Comparison', needsExperiment: true },
+  { id: 'examples', label: 'Examples', needsExperiment: true },
   { id: 'problems', label: 'Problems' },
 ];
+
+function View({ view }: { view: AppState['view'] }) {
+  switch (view) {
+    case 'library':
+      return <LibraryView />;
+    case 'conditions':
+      return <ConditionsView />;
+    case 'comparison':
+      return <ComparisonView />;
+    case 'examples':
+      return <ExamplesView />;
+    case 'problems':
+      return <ProblemsView />;
+  }
+}
+
+/** Cmd/Ctrl+O adds a folder wherever you are (the examples view owns Ctrl+F and Ctrl+E). */
+function useGlobalShortcuts() {
+  const setView = useApp((s) => s.setView);
+  const toast = useApp((s) => s.toast);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.key.toLowerCase() !== 'o') return;
+      event.preventDefault();
+      if (isDesktop) {
+        void pickFolder().then((folder) =>
+          folder
+            ? request('library:addFolder', { path: folder, watch: true }).catch((e: Error) =>
+                toast('error', e.message),
+              )
+            : null,
+        );
+      } else {
+        setView('library');
+        setTimeout(
+          () =>
+            document.querySelector<HTMLInputElement>('input[aria-label="Folder path"]')?.focus(),
+          0,
+        );
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setView, toast]);
+}
 
 export function App() {
   const view = useApp((s) => s.view);
   const setView = useApp((s) => s.setView);
   const problems = useApp((s) => s.summary?.problems ?? 0);
+  const experimentId = useApp((s) => s.experimentId);
   useEffect(() => startSync(), []);
+  useGlobalShortcuts();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">
-        <div className="brand">Pairwise</div>
+        <div className="brand">
+          <img src="./icon.svg" alt="" width={18} height={18} />
+          Pairwise
+        </div>
         {views.map((v) => (
           <button
             key={v.id}
             className={view === v.id ? 'nav active' : 'nav'}
             aria-current={view === v.id ? 'page' : undefined}
+            disabled={v.needsExperiment && !experimentId}
             onClick={() => setView(v.id)}
           >
             {v.label}
@@ -32,7 +90,9 @@ export function App() {
           </button>
         ))}
       </nav>
-      <main className="content">{view === 'library' ? <LibraryView /> : <ProblemsView />}</main>
+      <main className="content">
+        <View view={view} />
+      </main>
       <StatusBar />
       <Toasts />
     </div>

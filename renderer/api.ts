@@ -31,6 +31,7 @@ export class RequestError extends Error {
 }
 
 interface Transport {
+  upload?(file: File, batch: string): Promise<string>;
   request(name: string, input: unknown): Promise<Result<unknown>>;
   subscribe(event: string, handler: (payload: unknown) => void): () => void;
 }
@@ -63,6 +64,17 @@ function httpTransport(): Transport {
     };
   };
   return {
+    async upload(file, batch) {
+      const params = new URLSearchParams({ batch, name: file.name });
+      const response = await fetch(`/api/upload?${params.toString()}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/octet-stream', Authorization: `Bearer ${token}` },
+        body: file,
+      });
+      const result = (await response.json()) as Result<{ folder: string }>;
+      if (!result.ok) throw new RequestError(result.error.code, result.error.message);
+      return result.value.folder;
+    },
     async request(name, input) {
       const response = await fetch('/api/request', {
         method: 'POST',
@@ -118,4 +130,13 @@ export function pickFolder(): Promise<string | null> {
 
 export function pathForFile(file: File): string | null {
   return window.pairwise ? window.pairwise.pathForFile(file) : null;
+}
+
+/** Browser host only: copies dropped files into a managed folder and returns its path. */
+export async function uploadFiles(files: File[]): Promise<string> {
+  if (!transport.upload) throw new RequestError('bad_request', 'Uploads are for the browser host.');
+  const batch = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  let folder = '';
+  for (const file of files) folder = await transport.upload(file, batch);
+  return folder;
 }

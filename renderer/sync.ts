@@ -2,16 +2,59 @@ import { request, subscribe } from './api';
 import { useApp } from './store';
 
 export async function refreshLibrary(): Promise<void> {
-  const [summary, runs, problems] = await Promise.all([
+  const [summary, runs, problems, experiments] = await Promise.all([
     request('library:summary'),
     request('runs:list', {}),
     request('library:problems'),
+    request('experiments:list'),
   ]);
-  useApp.getState().setLibrary({ summary, runs, problems });
+  const state = useApp.getState();
+  state.setLibrary({ summary, runs, problems });
+  state.setExperiments(experiments);
+  if (!state.experimentId && experiments[0]) state.selectExperiment(experiments[0].id);
+  await refreshExperiment();
 }
 
 export async function refreshJobs(): Promise<void> {
   useApp.getState().setJobs(await request('jobs:list'));
+}
+
+let experimentRefresh = 0;
+
+/**
+ * Conditions and, if one is cached for the current runs, the comparison report. Only the
+ * latest refresh may write: an older answer arriving late would put back a stale report.
+ */
+export async function refreshExperiment(): Promise<void> {
+  const { experimentId } = useApp.getState();
+  if (!experimentId) return;
+  const mine = ++experimentRefresh;
+  const [conditions, report] = await Promise.all([
+    request('conditions:list', { experimentId }),
+    request('compare:report', { experimentId }),
+  ]);
+  if (mine !== experimentRefresh || useApp.getState().experimentId !== experimentId) return;
+  useApp.getState().setConditions(conditions);
+  useApp.getState().setReport(report);
+}
+
+/**
+ * Experiments with a comparison asked for and not yet answered. Module state, not store state:
+ * a cached comparison can finish before the request that started it returns.
+ */
+const requested = new Set<string>();
+
+/** Starts a comparison unless the cached one is current; the report arrives by event. */
+export async function ensureComparison(): Promise<void> {
+  const { experimentId, report } = useApp.getState();
+  if (!experimentId || report || requested.has(experimentId)) return;
+  requested.add(experimentId);
+  try {
+    await request('compare:start', { experimentId });
+  } catch (error) {
+    requested.delete(experimentId);
+    throw error;
+  }
 }
 
 /** Keeps the store in step with the core: one place that listens to every event. */
@@ -24,11 +67,17 @@ export function startSync(): () => void {
       const { toast } = useApp.getState();
       if (job.state === 'failed')
         toast('error', `${job.title} failed: ${job.error ?? 'unknown error'}`);
-      else if (job.state === 'finished') toast('info', `${job.title}: done`);
+      else if (job.state === 'finished' && job.kind === 'index')
+        toast('info', `${job.title}: done`);
+      if (job.kind === 'compare') requested.clear();
       void refreshJobs();
     }),
     subscribe('jobs:changed', () => void refreshJobs()),
     subscribe('index:changed', () => void refreshLibrary()),
+    subscribe('compare:ready', ({ experimentId }) => {
+      requested.delete(experimentId);
+      if (experimentId === useApp.getState().experimentId) void refreshExperiment();
+    }),
   ];
   void refreshJobs();
   void refreshLibrary();

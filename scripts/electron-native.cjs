@@ -2,7 +2,8 @@
 /**
  * Builds better-sqlite3 for Electron's ABI into .electron-native/, from a private copy of the
  * package, so the Node build in node_modules (used by tests, the CLI and the browser host) is
- * never touched. Cached per Electron and better-sqlite3 version.
+ * never touched. Cached per Electron and better-sqlite3 version, and checked: the result must
+ * export Electron's NODE_MODULE_VERSION, not Node's.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,16 +14,37 @@ const outDir = path.join(root, '.electron-native');
 const electronVersion = require(
   path.join(root, 'node_modules', 'electron', 'package.json'),
 ).version;
+const electronAbi = fs
+  .readFileSync(path.join(root, 'node_modules', 'electron', 'abi_version'), 'utf8')
+  .trim();
 const sqliteDir = path.join(root, 'node_modules', 'better-sqlite3');
 const sqliteVersion = require(path.join(sqliteDir, 'package.json')).version;
 const stamp = path.join(outDir, 'stamp.json');
 const binding = path.join(outDir, 'better_sqlite3.node');
 const wanted = JSON.stringify({ electronVersion, sqliteVersion });
 
-if (fs.existsSync(binding) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted)
+function builtAbi(file) {
+  return /node_register_module_v(\d+)/.exec(fs.readFileSync(file).toString('latin1'))?.[1] ?? null;
+}
+
+if (
+  fs.existsSync(binding) &&
+  fs.existsSync(stamp) &&
+  fs.readFileSync(stamp, 'utf8') === wanted &&
+  builtAbi(binding) === electronAbi
+) {
   process.exit(0);
+}
 
 const work = path.join(outDir, 'src');
+const fail = (reason) => {
+  fs.rmSync(work, { recursive: true, force: true });
+  process.stderr.write(
+    `Could not build better-sqlite3 ${sqliteVersion} for Electron ${electronVersion}: ${reason}\n`,
+  );
+  process.exit(1);
+};
+
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 fs.cpSync(sqliteDir, work, {
@@ -30,6 +52,12 @@ fs.cpSync(sqliteDir, work, {
   filter: (src) => !src.includes(`${path.sep}build${path.sep}`),
 });
 const gyp = require.resolve('node-gyp/bin/node-gyp.js', { paths: [root] });
+// npm passes its own nodedir (here /usr) down; node-gyp would then quietly build for Node's ABI.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(
+    ([key]) => !/^npm_config_(nodedir|target|runtime|disturl)$/i.test(key),
+  ),
+);
 process.stdout.write(`Building better-sqlite3 ${sqliteVersion} for Electron ${electronVersion}…\n`);
 const result = spawnSync(
   process.execPath,
@@ -41,15 +69,26 @@ const result = spawnSync(
     '--runtime=electron',
     '--dist-url=https://electronjs.org/headers',
   ],
-  { cwd: work, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+  { cwd: work, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
 );
 if (result.status !== 0) {
-  const reason = (result.stderr || '').split('\n').find((l) => /ERR!/.test(l)) ?? 'node-gyp failed';
-  process.stderr.write(
-    `Could not build better-sqlite3 for Electron ${electronVersion}: ${reason.trim()}\n`,
+  const text = result.stderr || '';
+  const network =
+    /network connectivity|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|getaddrinfo/.test(text);
+  const firstError = text.split('\n').find((l) => /gyp ERR! stack Error/.test(l));
+  fail(
+    network
+      ? "Electron's headers could not be downloaded (no network route to electronjs.org/headers)."
+      : (firstError?.replace(/^gyp ERR! stack\s*/, '').trim() ??
+          'node-gyp failed; run it by hand to see why.'),
   );
-  process.exit(1);
 }
-fs.copyFileSync(path.join(work, 'build', 'Release', 'better_sqlite3.node'), binding);
+const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
+const abi = builtAbi(built);
+if (abi !== electronAbi)
+  fail(
+    `the build targets NODE_MODULE_VERSION ${abi}, but Electron ${electronVersion} needs ${electronAbi}.`,
+  );
+fs.copyFileSync(built, binding);
 fs.writeFileSync(stamp, wanted);
 fs.rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import type { Report } from './compare/types';
 import { jobSchema, jobProgressSchema } from './jobs';
+// findings & sync (issue 5)
+import {
+  editableBodySchema,
+  findingRowSchema,
+  findingViewSchema,
+  outboxStateSchema,
+  revisionRowSchema,
+  stalenessSchema,
+  syncPlanSchema,
+  syncStatusSchema,
+} from './findings';
 
 /**
  * The one contract between the renderer and the core. Both hosts (the Electron bridge and the
@@ -87,6 +98,20 @@ export const conditionRowSchema = z.object({
 
 const id = z.string().min(1).max(1000);
 const resamples = z.number().int().min(100).max(200_000);
+// findings & sync (issue 5)
+const revisionNumber = z.number().int().min(1);
+/** A user name or password in the address would put a secret in the database. */
+const endpointSchema = z
+  .string()
+  .max(2000)
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return ['https:', 'http:'].includes(url.protocol) && !url.username && !url.password;
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) address without a user name or password');
 
 export const compareSettingsSchema = z
   .object({
@@ -226,6 +251,110 @@ export const requests = {
       classes: z.record(z.string(), changeClassSchema),
     }),
   },
+  // workbench UI (issue 4)
+  'runs:groupBy': {
+    input: z.object({ experimentId: id, field: z.string().min(1).max(500) }).strict(),
+    output: z.object({ conditions: z.number() }),
+  },
+  'settings:fields': {
+    input: z.object({ experimentId: id }).strict(),
+    output: z.array(z.string()),
+  },
+  'export:examplesCsv': {
+    input: z
+      .object({
+        reportKey: id,
+        pair: z.number().int().min(0).optional(),
+        filter: examplesFilterSchema.optional(),
+      })
+      .strict(),
+    output: z.object({ filename: z.string(), content: z.string(), rows: z.number() }),
+  },
+  'export:summaryCsv': {
+    input: z.object({ reportKey: id }).strict(),
+    output: z.object({ filename: z.string(), content: z.string(), rows: z.number() }),
+  },
+  // findings & sync (issue 5)
+  'findings:list': {
+    input: z.object({ experimentId: id.optional() }).strict(),
+    output: z.array(findingRowSchema),
+  },
+  'findings:create': { input: compareSettingsSchema, output: findingViewSchema },
+  'findings:get': {
+    input: z.object({ findingId: id, revision: revisionNumber.optional() }).strict(),
+    output: findingViewSchema,
+  },
+  'findings:save': {
+    input: z
+      .object({
+        findingId: id,
+        body: editableBodySchema,
+        baseRevision: revisionNumber,
+        title: z.string().min(1).max(500).optional(),
+      })
+      .strict(),
+    output: findingViewSchema,
+  },
+  'findings:revisions': {
+    input: z.object({ findingId: id }).strict(),
+    output: z.array(revisionRowSchema),
+  },
+  'findings:restore': {
+    input: z.object({ findingId: id, revision: revisionNumber }).strict(),
+    output: findingViewSchema,
+  },
+  'findings:staleness': {
+    input: z.object({ findingId: id }).strict(),
+    output: stalenessSchema,
+  },
+  'findings:refresh': {
+    input: z.object({ findingId: id }).strict(),
+    output: findingViewSchema,
+  },
+  'findings:export': {
+    input: z
+      .object({
+        findingId: id,
+        format: z.enum(['markdown', 'html']),
+        revision: revisionNumber.optional(),
+      })
+      .strict(),
+    output: z.object({ filename: z.string(), content: z.string() }),
+  },
+  'findings:pin': {
+    input: z
+      .object({
+        findingId: id,
+        reportKey: id,
+        pair: z.number().int().min(0),
+        exampleId: z.string().max(10_000),
+        note: z.string().max(200_000).optional(),
+      })
+      .strict(),
+    output: findingViewSchema,
+  },
+  'sync:status': {
+    input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict(),
+    output: syncStatusSchema,
+  },
+  'sync:configure': {
+    input: z
+      .object({
+        url: endpointSchema.nullable(),
+        /** Kept by the host's SecretStore, never in the database; null forgets it. */
+        apiKey: z.string().min(1).max(1000).nullable().optional(),
+      })
+      .strict(),
+    output: syncStatusSchema,
+  },
+  'sync:run': {
+    input: z.object({ dryRun: z.boolean().default(false) }).strict(),
+    output: z.object({ jobId: z.string().nullable(), plan: syncPlanSchema }),
+  },
+  'sync:retryNow': {
+    input: z.object({ id: z.number().int().min(1).optional() }).strict(),
+    output: z.object({ retried: z.number(), jobId: z.string().nullable() }),
+  },
   'jobs:list': { input: empty, output: z.array(jobSchema) },
   'jobs:cancel': {
     input: z.object({ jobId: z.string().min(1) }).strict(),
@@ -239,6 +368,8 @@ export const events = {
   'jobs:changed': z.object({}),
   'index:changed': z.object({ runs: z.number() }),
   'compare:ready': z.object({ experimentId: z.string(), key: z.string() }),
+  // findings & sync (issue 5)
+  'sync:changed': z.object({ counts: z.record(outboxStateSchema, z.number()) }),
 } as const;
 
 export type RequestName = keyof typeof requests;

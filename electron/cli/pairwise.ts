@@ -4,6 +4,8 @@ import { compareCommand } from './compare';
 import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
 import { packageVersion } from './paths';
 import { usage } from './usage';
+// findings & sync (issue 5)
+import { syncCommand } from './sync';
 
 const io: Io = {
   out: (text) => process.stdout.write(text + '\n'),
@@ -70,6 +72,15 @@ export async function main(argv: string[]): Promise<number> {
           strict: true,
         });
         return await compareCommand(positionals, values, io);
+      }
+      // findings & sync (issue 5)
+      case 'sync': {
+        const { values } = parseArgs({
+          args: rest,
+          options: { db: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+          strict: true,
+        });
+        return await syncCommand(values, io);
       }
       default:
         throw new UsageError(`Unknown command "${command}".`);

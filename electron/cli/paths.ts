@@ -18,6 +18,8 @@ export function samplesDir(): string | null {
   return firstExisting([
     path.resolve(__dirname, '../../resources/samples'),
     path.resolve(__dirname, '../../../resources/samples'),
+    // Inside an installed app: resources/app.asar/out/main → resources/samples.
+    path.resolve(__dirname, '../../../samples'),
   ]);
 }
 

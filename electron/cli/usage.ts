@@ -12,6 +12,9 @@ Usage:
   pairwise compare PATH... [same options but --db]
       Compare every condition of an experiment with its reference (and declared compare_to
       pairs). With PATHs, index them into a temporary database first.
+  pairwise sync [--db FILE] [--dry-run]
+      Send the current runs and saved finding revisions to MechLens (key from
+      $MECHLENS_API_KEY, address from $MECHLENS_API_URL or the saved setting).
   pairwise --help | --version
 
 The database is --db FILE, else $PAIRWISE_DB, else $XDG_DATA_HOME/pairwise/pairwise.db.

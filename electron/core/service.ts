@@ -12,6 +12,9 @@ import { librarySummary, listProblems, listRuns } from './library';
 import { ComparisonRunner } from './compare/runner';
 import { exampleDetail, pageExamples } from './compare/pager';
 import { NotFoundError } from './errors';
+import { examplesCsv, summaryCsv } from './export/csv';
+import { groupRunsBy, settingsFields } from './grouping';
+import { readReport } from './compare/store';
 import {
   listConditions,
   listExperiments,
@@ -20,6 +23,11 @@ import {
   setRunOverride,
 } from './experiments';
 import { FolderWatcher } from './watcher';
+// findings & sync (issue 5)
+import { FindingsService } from './findings';
+import type { SyncOptions } from './sync/drain';
+import { SyncEngine } from './sync/engine';
+import { MemorySecretStore, type SecretStore } from './sync/settings';
 
 export interface ServiceOptions {
   dbPath: string;
@@ -32,6 +40,10 @@ export interface ServiceOptions {
   /** Watch added folders for changes (off for one-shot CLI commands). */
   watch?: boolean;
   indexWorkers?: number;
+  // findings & sync (issue 5)
+  /** Where the sync API key lives: safeStorage on desktop; in memory (and env) for CLI/server. */
+  secrets?: SecretStore;
+  sync?: Partial<SyncOptions>;
 }
 
 type Handlers = {
@@ -48,6 +60,9 @@ export class PairwiseService {
   readonly jobs: JobManager;
   readonly dataDir: string;
   readonly compare: ComparisonRunner;
+  // findings & sync (issue 5)
+  readonly findings: FindingsService;
+  readonly sync: SyncEngine;
   private indexPool: WorkerPool | null = null;
   private watcher: FolderWatcher | null;
   private indexChain: Promise<unknown> = Promise.resolve();
@@ -68,6 +83,15 @@ export class PairwiseService {
       this.jobs,
       this.events,
     );
+    // findings & sync (issue 5)
+    this.sync = new SyncEngine(
+      this.db,
+      this.jobs,
+      this.events,
+      options.secrets ?? new MemorySecretStore(),
+      options.sync,
+    );
+    this.findings = new FindingsService(this.db, this.compare, () => this.sync.changed());
     this.watcher = options.watch
       ? new FolderWatcher((folder) => this.startIndex([folder], 'Updating'))
       : null;
@@ -103,7 +127,12 @@ export class PairwiseService {
     'library:removeFolder': async ({ path: folder }) => {
       const resolved = path.resolve(expandHome(folder));
       await this.watcher?.remove(resolved);
-      const info = this.db.prepare(`DELETE FROM folders WHERE path = ?`).run(resolved);
+      // The folder's runs leave the library with it; findings keep their own frozen snapshots.
+      const info = this.db.transaction(() => {
+        this.db.prepare(`DELETE FROM sources WHERE folder = ?`).run(resolved);
+        return this.db.prepare(`DELETE FROM folders WHERE path = ?`).run(resolved);
+      })();
+      this.events.emit('index:changed', { runs: 0 });
       return { removed: info.changes > 0 };
     },
     'library:openSample': () => {
@@ -134,6 +163,55 @@ export class PairwiseService {
     'compare:report': (settings) => this.compare.cached(settings),
     'examples:page': (input) => pageExamples(this.db, input),
     'examples:detail': (input) => exampleDetail(this.db, input),
+    // workbench UI (issue 4)
+    'runs:groupBy': ({ experimentId, field }) => {
+      const conditions = groupRunsBy(this.db, experimentId, field);
+      this.events.emit('index:changed', { runs: 0 });
+      return { conditions };
+    },
+    'settings:fields': ({ experimentId }) => settingsFields(this.db, experimentId),
+    'export:examplesCsv': ({ reportKey, pair, filter }) => {
+      const { report } = this.report(reportKey);
+      const content = examplesCsv(this.db, reportKey, report, { pair, filter });
+      const which =
+        pair === undefined
+          ? 'all'
+          : (report.comparisons[pair]?.candidate.condition ?? `pair-${pair}`);
+      return {
+        filename: safeFilename(`${report.experiment.id}-${which}-examples.csv`),
+        content,
+        rows: countRows(content),
+      };
+    },
+    'export:summaryCsv': ({ reportKey }) => {
+      const { report } = this.report(reportKey);
+      const content = summaryCsv(report);
+      return {
+        filename: safeFilename(`${report.experiment.id}-summary.csv`),
+        content,
+        rows: countRows(content),
+      };
+    },
+    // findings & sync (issue 5)
+    'findings:list': ({ experimentId }) => this.findings.list(experimentId),
+    'findings:create': (settings) => this.findings.create(settings),
+    'findings:get': ({ findingId, revision }) => this.findings.get(findingId, revision),
+    'findings:save': ({ findingId, body, baseRevision, title }) =>
+      this.findings.save(findingId, body, baseRevision, title),
+    'findings:revisions': ({ findingId }) => this.findings.revisions(findingId),
+    'findings:restore': ({ findingId, revision }) => this.findings.restore(findingId, revision),
+    'findings:staleness': ({ findingId }) => this.findings.staleness(findingId),
+    'findings:refresh': ({ findingId }) => this.findings.refresh(findingId),
+    'findings:export': ({ findingId, format, revision }) =>
+      this.findings.export(findingId, format, revision),
+    'findings:pin': ({ findingId, ...ref }) => this.findings.pin(findingId, ref),
+    'sync:status': ({ limit }) => this.sync.status(limit),
+    'sync:configure': (input) => this.sync.configure(input),
+    'sync:run': async ({ dryRun }) => ({
+      plan: this.sync.plan(),
+      jobId: dryRun ? null : await this.sync.start(),
+    }),
+    'sync:retryNow': ({ id }) => this.sync.retryNow(id),
     'jobs:list': () => this.jobs.list(),
     'jobs:cancel': ({ jobId }) => ({ cancelled: this.jobs.cancel(jobId) }),
   };
@@ -169,6 +247,12 @@ export class PairwiseService {
     return this.lastIndexStats.get(jobId)!;
   }
 
+  private report(reportKey: string) {
+    const found = readReport(this.db, reportKey);
+    if (!found) throw new NotFoundError('That comparison is no longer cached: run it again.');
+    return found;
+  }
+
   private pool(): WorkerPool {
     this.indexPool ??= new WorkerPool(
       workerEntry('index'),
@@ -192,6 +276,22 @@ export class PairwiseService {
     await this.compare.close();
     this.db.close();
   }
+}
+
+function safeFilename(name: string): string {
+  return name.replace(/[^\w.@-]+/g, '_');
+}
+
+/** Data rows of a CSV (quoted newlines inside cells are not row breaks). */
+function countRows(csv: string): number {
+  let rows = 0;
+  let quoted = false;
+  for (let i = 0; i < csv.length; i++) {
+    const c = csv[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === '\n' && !quoted) rows++;
+  }
+  return Math.max(0, rows - 1);
 }
 
 function expandHome(p: string): string {

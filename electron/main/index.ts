@@ -33,8 +33,38 @@ function useElectronSqliteBuild(): void {
   if (fs.existsSync(binding)) process.env.PAIRWISE_SQLITE_BINDING = binding;
 }
 
+/** Files the app was asked to open: `.eval` logs double-clicked or passed on the command line. */
+const pendingFiles: string[] = [];
+
+function runFilesIn(argv: string[]): string[] {
+  return argv
+    .filter((arg) => /\.eval$/i.test(arg) && fs.existsSync(arg))
+    .map((arg) => path.resolve(arg));
+}
+
+function openFiles(files: string[]): void {
+  if (!core) {
+    pendingFiles.push(...files);
+    return;
+  }
+  for (const file of files) void core.request('library:addFolder', { path: file, watch: false });
+  BrowserWindow.getAllWindows()[0]?.focus();
+}
+
 app.enableSandbox();
 useElectronSqliteBuild();
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', (_event, argv) => openFiles(runFilesIn(argv)));
+}
+
+// macOS delivers double-clicked files by event, possibly before the app is ready.
+app.on('open-file', (event, file) => {
+  event.preventDefault();
+  openFiles([file]);
+});
 
 void app.whenReady().then(() => {
   lockDownSession();
@@ -68,6 +98,7 @@ void app.whenReady().then(() => {
 
   Menu.setApplicationMenu(buildMenu({ addFolder: () => void addFolderFromMenu() }));
   createWindow();
+  openFiles([...pendingFiles.splice(0), ...runFilesIn(process.argv.slice(1))]);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });

@@ -5,6 +5,7 @@ import { dispatch } from '../core/dispatch';
 import type { PairwiseService } from '../core/service';
 import { hostAllowed, newToken, originAllowed, requestToken, tokenMatches } from './auth';
 import { resolveStatic } from './static';
+import { receiveUpload, UploadError } from './upload';
 
 export interface ServerOptions {
   service: PairwiseService;
@@ -134,6 +135,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       streams.add(res);
       req.on('close', () => streams.delete(res));
       return;
+    }
+    if (url.pathname === '/api/upload' && req.method === 'POST') {
+      if (!originAllowed(req.headers.origin, port))
+        return send(res, 403, 'Forbidden: cross-origin request.');
+      try {
+        const folder = await receiveUpload(req, service.dataDir, url);
+        return sendJson(res, 200, { ok: true, value: { folder } });
+      } catch (error) {
+        const message =
+          error instanceof UploadError ? error.message : `The upload failed: ${String(error)}`;
+        return sendJson(res, 400, { ok: false, error: { code: 'bad_request', message } });
+      }
     }
     if (url.pathname === '/api/request' && req.method === 'POST') {
       if (!originAllowed(req.headers.origin, port))

@@ -1,7 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './index';
 
-export type View = 'library' | 'problems';
+export type View = 'library' | 'conditions' | 'comparison' | 'examples' | 'problems';
 
 export interface Toast {
   id: number;

@@ -117,8 +117,20 @@ function exampleChecks(pairing: Pairing): Check[] {
         ? 'differs'
         : 'matches';
   return [
-    { path: 'examples.ids', category: 'examples', status: ids, reference: refCount, candidate: candCount },
-    { path: 'examples.inputs', category: 'examples', status: inputs, reference: null, candidate: null },
+    {
+      path: 'examples.ids',
+      category: 'examples',
+      status: ids,
+      reference: refCount,
+      candidate: candCount,
+    },
+    {
+      path: 'examples.inputs',
+      category: 'examples',
+      status: inputs,
+      reference: null,
+      candidate: null,
+    },
   ];
 }
 

@@ -8,6 +8,7 @@ import type { Direction, JsonValue } from '../model';
 import { compareStrings, jsonEqual } from './canonical';
 import type { Pairing } from './pairing';
 import { mcnemarExact } from './stats/mcnemar';
+import { wilcoxonSignedRank } from './stats/wilcoxon';
 import type {
   CompareExample,
   CompareRun,
@@ -71,28 +72,35 @@ function fieldLastSegment(field: string): string {
 
 /** The criteria of a pair of runs: one per field name seen in either run, sorted. */
 export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
-  const seen = new Map<string, { allPassFail: boolean; allBoolean: boolean }>();
+  // Per field: how many non-null values, and how many of them are pass/fail words or booleans.
+  const seen = new Map<string, { values: number; passFail: number; booleans: number }>();
   for (const run of [reference, candidate]) {
     for (const example of run.examples) {
       for (const [field, value] of Object.entries(example.fields)) {
-        let state = seen.get(field);
-        if (!state) {
-          state = { allPassFail: true, allBoolean: true };
-          seen.set(field, state);
+        let tally = seen.get(field);
+        if (!tally) {
+          tally = { values: 0, passFail: 0, booleans: 0 };
+          seen.set(field, tally);
         }
         if (value === null || value === undefined) continue;
-        if (typeof value !== 'string' || passValue(value) === null) state.allPassFail = false;
-        if (typeof value !== 'boolean') state.allBoolean = false;
+        tally.values++;
+        if (typeof value === 'string' && passValue(value) !== null) tally.passFail++;
+        if (typeof value === 'boolean') tally.booleans++;
       }
     }
   }
   return [...seen.keys()].sort(compareStrings).map((field) => {
-    const state = seen.get(field)!;
+    const { values, passFail, booleans } = seen.get(field)!;
     const a = declaredDirection(reference, field);
     const direction = a !== null && a === declaredDirection(candidate, field) ? a : null;
-    const named = PASS_FAIL_NAME.test(fieldLastSegment(field));
-    const sawValue = !(state.allPassFail && state.allBoolean);
-    if (sawValue && (state.allPassFail || (state.allBoolean && direction === null && named))) {
+    const passFailWords = values > 0 && passFail === values;
+    // A boolean is an exact-match outcome only by its name, and only when no metric directs it.
+    const passFailFlag =
+      values > 0 &&
+      booleans === values &&
+      direction === null &&
+      PASS_FAIL_NAME.test(fieldLastSegment(field));
+    if (passFailWords || passFailFlag) {
       return { field, direction: 'higher_is_better', kind: 'pass_fail' };
     }
     return { field, direction, kind: direction === null ? 'categorical' : 'numeric' };
@@ -146,6 +154,20 @@ function isBinary(rule: CriterionRule, pairing: Pairing): boolean {
   return seen;
 }
 
+/** candidate − reference over matched, non-errored examples where both values are numbers. */
+function numericDifferences(rule: CriterionRule, pairing: Pairing): Float64Array {
+  const out: number[] = [];
+  for (let k = 0; k < pairing.matched.length; k++) {
+    const a = pairing.matchedReference[k]!;
+    const b = pairing.matchedCandidate[k]!;
+    if (isErrored(a) || isErrored(b)) continue;
+    const x = numericValue(a.fields[rule.field]);
+    const y = numericValue(b.fields[rule.field]);
+    if (x !== null && y !== null) out.push(y - x);
+  }
+  return Float64Array.from(out);
+}
+
 const CLASS_INDEX: Record<CriterionClass, number> = {
   improved: 0,
   regressed: 1,
@@ -162,6 +184,7 @@ export function summarizeCriteria(rules: CriterionRule[], pairing: Pairing): Cri
     rules.forEach((rule, r) => counts[r]![CLASS_INDEX[classifyExample(rule, a, b)]]!++);
   }
   return rules.map((rule, r) => {
+    const binary = isBinary(rule, pairing);
     const [improved, regressed, unchanged, changed, notComparable] = counts[r]! as [
       number,
       number,
@@ -178,9 +201,11 @@ export function summarizeCriteria(rules: CriterionRule[], pairing: Pairing): Cri
       unchanged,
       changed,
       not_comparable: notComparable,
-      mcnemar: isBinary(rule, pairing)
-        ? { improved, regressed, p_value: mcnemarExact(improved, regressed) }
-        : null,
+      mcnemar: binary ? { improved, regressed, p_value: mcnemarExact(improved, regressed) } : null,
+      wilcoxon:
+        rule.kind === 'numeric' && !binary
+          ? wilcoxonSignedRank(numericDifferences(rule, pairing))
+          : null,
     };
   });
 }

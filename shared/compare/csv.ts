@@ -82,7 +82,8 @@ export interface ExampleCsvRecord {
 
 /**
  * One row per paired example and criterion, by example id then criterion; `filter` keeps the
- * rows of the current view (all rows without it).
+ * rows of the current view (all rows without it). `input` is the reference run's text (an
+ * input mismatch shows in the comparison's coverage, not here).
  */
 export function exampleCsvRows(
   experiment: CompareExperiment,

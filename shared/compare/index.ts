@@ -24,12 +24,7 @@ export {
   pairExamples,
 } from './pairing';
 export type { Pairing, RunIndex } from './pairing';
-export {
-  metricComparisons,
-  reportedDifference,
-  sharedExampleField,
-  verdictFor,
-} from './metrics';
+export { metricComparisons, reportedDifference, sharedExampleField, verdictFor } from './metrics';
 export {
   BOOTSTRAP_METHOD,
   COUNT_PATH_LIMIT,

@@ -62,7 +62,7 @@ export class Xoshiro128 {
     let s2 = this.s2;
     let s3 = this.s3;
     let sum = 0;
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const product = Math.imul(s1, 5);
       const output = Math.imul((product << 7) | (product >>> 25), 9) >>> 0;
       const t = s1 << 9;

@@ -4,13 +4,13 @@
  * from two replicate runs of the reference condition.
  */
 
-import type { CompareOptions } from './types';
 import { compareStrings } from './canonical';
 import { metricComparisons } from './metrics';
 import { pairExamples } from './pairing';
 import { spearman } from './stats/spearman';
 import type {
   CompareExperiment,
+  CompareOptions,
   CompareRun,
   Comparison,
   NoiseFloor,
@@ -56,8 +56,7 @@ export function seriesCurves(
     for (const metric of metrics) {
       const points: SeriesPoint[] = members.map((run) => {
         const comparison = comparisons.find(
-          (c) =>
-            c.candidate.run_id === run.runId && c.reference.run_id === reference.runId,
+          (c) => c.candidate.run_id === run.runId && c.reference.run_id === reference.runId,
         );
         const m = comparison?.metrics.find((x) => x.name === metric);
         return {

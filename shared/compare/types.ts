@@ -136,6 +136,8 @@ export interface CriterionSummary {
   not_comparable: number;
   /** Exact McNemar test on the discordant pairs, for two-valued directed criteria only. */
   mcnemar: McNemar | null;
+  /** Wilcoxon signed-rank test on candidate − reference, for numeric criteria with more than two values. */
+  wilcoxon: Wilcoxon | null;
 }
 
 export interface Wilcoxon {
@@ -156,7 +158,8 @@ export interface Power {
   n_for_observed: number | null;
 }
 
-export interface PairedDifference {
+/** The power hint sits flat in `paired` (`paired.mde`, `paired.n_for_observed`), as issue 6 asks. */
+export interface PairedDifference extends Power {
   n: number;
   difference: number | null;
   ci95: [number, number] | null;
@@ -169,7 +172,6 @@ export interface PairedDifference {
   /** Paired ids whose inputs differ: they stay in the statistics and are listed here. */
   input_mismatch: string[];
   wilcoxon: Wilcoxon | null;
-  power: Power;
 }
 
 export interface ReportedDifference {
@@ -214,7 +216,10 @@ export interface SeriesPoint {
   metric: string;
   /** The run's own reported value of the metric. */
   value: number | null;
-  /** Paired difference from the reference when there is one, else the reported difference. */
+  /**
+   * Difference from the reference: the paired difference when the metric has a shared example
+   * field (null if no example pairs), else the difference of the reported values.
+   */
   difference: number | null;
   ci95: [number, number] | null;
   n: number | null;

@@ -100,3 +100,51 @@ describe('indexing a folder', () => {
     expect(runs.find((r) => r.run_id === 'ref-1')?.superseded).toBe(true);
   });
 });
+
+describe('folders', () => {
+  it('an added folder is remembered; removing it takes its runs out of the library', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    const { jobId } = harness.service.handlers['library:addFolder']({
+      path: root,
+      watch: false,
+    }) as { jobId: string };
+    await harness.service.jobs.wait(jobId);
+    const summary = harness.service.handlers['library:summary']({}) as {
+      folders: { path: string }[];
+      runs: number;
+    };
+    expect(summary.folders.map((f) => f.path)).toEqual([root]);
+    expect(summary.runs).toBe(2);
+    await harness.service.handlers['library:removeFolder']({ path: root });
+    const after = harness.service.handlers['library:summary']({}) as {
+      folders: unknown[];
+      runs: number;
+    };
+    expect(after).toMatchObject({ folders: [], runs: 0 });
+  });
+});
+
+describe('watching', () => {
+  it('indexes a file written into a watched folder after writes settle', async () => {
+    harness = makeService({ watch: true });
+    const { service } = harness;
+    const root = library(harness.dir);
+    const { jobId } = service.handlers['library:addFolder']({ path: root, watch: true }) as {
+      jobId: string;
+    };
+    await service.jobs.wait(jobId);
+    const indexed = new Promise<void>((resolve) => {
+      service.events.on('index:changed', ({ runs }) => {
+        if (runs > 0) resolve();
+      });
+    });
+    writeMechlensRun(path.join(root, 'later'), {
+      id: 'late-1',
+      name: 'late',
+      examples: examples(3),
+    });
+    await indexed;
+    expect(listRuns(service.db).map((r) => r.run_id)).toContain('late-1');
+  }, 30_000);
+});

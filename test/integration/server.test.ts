@@ -169,4 +169,28 @@ describe('browser host', () => {
       (await raw(harness.server.port, { path: '/app.js', headers: { Host: host } })).status,
     ).toBe(200);
   });
+
+  it('stores dropped files inside the uploads folder only, and only run files', async () => {
+    harness = await makeServer();
+    const h = harness;
+    const upload = (query: string, body: string, token = h.server.token) =>
+      raw(h.server.port, {
+        method: 'POST',
+        path: `/api/upload?${query}`,
+        headers: {
+          Host: `127.0.0.1:${h.server.port}`,
+          'Content-Type': 'application/octet-stream',
+          Authorization: `Bearer ${token}`,
+        },
+        body,
+      });
+    const ok = await upload('batch=b1&name=..%2F..%2Fevil.json', '{"a":1}');
+    expect(ok.status).toBe(200);
+    const folder = (JSON.parse(ok.body) as { value: { folder: string } }).value.folder;
+    expect(folder).toBe(path.join(h.service.dataDir, 'uploads', 'b1'));
+    expect(fs.readdirSync(folder)).toEqual(['evil.json']);
+    expect((await upload('batch=b1&name=run.exe', 'MZ')).status).toBe(400);
+    expect((await upload('batch=..&name=x.json', '{}')).status).toBe(400);
+    expect((await upload('batch=b2&name=x.json', '{}', 'wrong')).status).toBe(401);
+  });
 });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { DatabaseUnavailableError, describeDbError } from './errors';
 import { latestVersion, migrations, type Migration } from './migrations';
 
 export type Db = Database.Database;
@@ -30,6 +31,15 @@ function nativeBindingFromEnv(): string | undefined {
  * pager) open read-only and never migrate, so they can run beside a writer in WAL mode.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  try {
+    return openOrThrow(file, options);
+  } catch (error) {
+    const message = describeDbError(error, file);
+    throw message ? new DatabaseUnavailableError(message) : error;
+  }
+}
+
+function openOrThrow(file: string, options: OpenOptions): Db {
   if (!options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const nativeBinding = options.nativeBinding ?? nativeBindingFromEnv();
   const db = new Database(file, {

@@ -48,11 +48,6 @@ export function describeFsError(error: unknown): string {
       return 'it is a folder, not a file';
     case 'ELOOP':
       return 'too many levels of symbolic links (a symbolic link loop)';
-    case 'EMFILE':
-    case 'ENFILE':
-      return 'too many files are open at once; index again in a moment';
-    case 'EIO':
-      return 'the disk reported an input/output error while reading it';
     default:
       return `it could not be read: ${error instanceof Error ? error.message : String(error)}`;
   }
@@ -74,14 +69,7 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
       i++;
       continue;
     }
-    const extra =
-      lead >= 0xc2 && lead <= 0xdf
-        ? 1
-        : lead >= 0xe0 && lead <= 0xef
-          ? 2
-          : lead >= 0xf0 && lead <= 0xf4
-            ? 3
-            : 0;
+    const extra = lead < 0xc2 ? 0 : lead < 0xe0 ? 1 : lead < 0xf0 ? 2 : lead < 0xf5 ? 3 : 0;
     if (extra === 0) return i;
     // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
     const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
@@ -342,10 +330,7 @@ export function parseJson(text: string, label?: string): unknown {
 
 // ----------------------------------------------------------------------------- JSON Lines
 
-interface HeldLine {
-  lineNo: number;
-  message: string;
-}
+type HeldLine = { lineNo: number; message: string };
 
 export interface JsonLinesResult {
   /** Records handed to onRecord (blank and skipped lines are not counted). */
@@ -372,17 +357,14 @@ export async function readJsonLines(
   let lineNo = 0;
   let records = 0;
 
-  const decode = (bytes: Uint8Array): string | null => {
-    try {
-      return decoder.decode(bytes);
-    } catch {
-      return null;
-    }
-  };
-
   const handleLine = (bytes: Uint8Array): void => {
     lineNo++;
-    const text = decode(bytes);
+    let text: string | null = null;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      // Invalid UTF-8: reported below, once we know whether this is the last line.
+    }
     if (text !== null && text.trim() === '') return;
     if (held !== null) throw new ImportProblem(held.message);
     const at = lineNo;
@@ -436,9 +418,9 @@ export async function readJsonLines(
   const zstd = path.toLowerCase().endsWith('.zst')
     ? new Decompress((chunk) => handleBytes(chunk))
     : null;
-  const decompress = (decoder: Decompress, chunk: Uint8Array, final: boolean): void => {
+  const decompress = (stream: Decompress, chunk: Uint8Array, final: boolean): void => {
     try {
-      decoder.push(chunk, final);
+      stream.push(chunk, final);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'number') throw error;

@@ -124,12 +124,13 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
     units.set(unit.path, unit);
   };
 
-  const list = async (dir: string): Promise<Listing | null> => {
+  /** `report: false` when only a named file's siblings are wanted, not the folder's problems. */
+  const list = async (dir: string, report = true): Promise<Listing | null> => {
     let entries;
     try {
       entries = await fs.readdir(dir, { withFileTypes: true });
     } catch (error) {
-      fail(dir, error);
+      if (report) fail(dir, error);
       return null;
     }
     const listing: Listing = { files: [], dirs: [] };
@@ -143,8 +144,9 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
           isFile = target.isFile();
         } catch (error) {
           // Only a dangling link that looks like a run file is worth a person's attention.
-          if (isRunFileName(entry.name))
+          if (report && isRunFileName(entry.name)) {
             fail(path.join(dir, entry.name), error, 'broken symbolic link: ');
+          }
           continue;
         }
       }
@@ -174,10 +176,12 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
     }
   };
 
-  /** A file named directly is a unit even if the scan would not pick it, grouped with its siblings. */
+  /**
+   * A file named directly is a unit even if a scan would skip it, grouped with its siblings.
+   */
   const addFile = async (file: string): Promise<void> => {
     const dir = path.dirname(file);
-    const listing = await list(dir);
+    const listing = await list(dir, false);
     const group = listing ? groupFolder(dir, listing.files).units : [];
     const unit = group.find((u) => u.files.includes(file)) ?? {
       path: file,
@@ -195,7 +199,9 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
       else await addFile(root);
     } catch (error) {
       if (opts.signal.aborted) throw error;
-      fail(root, error);
+      const missing = (error as { code?: unknown }).code === 'ENOENT';
+      if (missing) problems.push({ path: root, message: 'not found: nothing exists at this path' });
+      else fail(root, error);
     }
   }
   const byPath = (a: { path: string }, b: { path: string }) =>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Job, JobKind, JobProgress } from '../../../shared/jobs';
+import { describeDbError } from '../db/errors';
 import type { Db } from '../db/open';
 import { ProgressThrottle } from './progress';
 import { isCancelled } from './protocol';
@@ -94,7 +95,13 @@ export class JobManager {
         else this.finish(entry, 'finished', null);
       } catch (error) {
         if (controller.signal.aborted || isCancelled(error)) this.finish(entry, 'cancelled', null);
-        else this.finish(entry, 'failed', error instanceof Error ? error.message : String(error));
+        else
+          this.finish(
+            entry,
+            'failed',
+            describeDbError(error, this.db.name) ??
+              (error instanceof Error ? error.message : String(error)),
+          );
       }
     })();
     return id;

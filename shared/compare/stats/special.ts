@@ -111,11 +111,6 @@ export function normalUpperTail(z: number): number {
   return 0.5 * erfc(z / Math.SQRT2);
 }
 
-/** Φ(z). */
-export function normalCdf(z: number): number {
-  return normalUpperTail(-z);
-}
-
 /** z quantiles used by the power calculation (Φ⁻¹(0.975), Φ⁻¹(0.8)). */
 export const Z_975 = 1.959963984540054;
 export const Z_80 = 0.8416212335729143;

@@ -109,7 +109,8 @@ describe('metricComparisons', () => {
     // Three tied differences of 1: z = (|6 − 3| − 0.5)/√(3.5 − 24/48) = 1.443.
     expect(acc.wilcoxon).toMatchObject({ n: 3, statistic: 0, method: 'normal approximation' });
     expect(acc.wilcoxon!.p_value).toBeCloseTo(0.1489146731787653, 12);
-    expect(acc.power.sd).toBeCloseTo(0.5, 12);
+    expect(acc.sd).toBeCloseTo(0.5, 12);
+    expect(acc.mde).toBeGreaterThan(0);
     expect(acc.p_value).toBeGreaterThan(0);
   });
 

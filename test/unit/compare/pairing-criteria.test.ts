@@ -102,8 +102,22 @@ describe('criteria', () => {
         changed: 0,
         not_comparable: 1,
         mcnemar: { improved: 1, regressed: 1, p_value: 1 },
+        wilcoxon: null,
       },
     ]);
+  });
+
+  it('gives numeric criteria with more than two values a Wilcoxon signed-rank test', () => {
+    // Differences +1, +2, +3, +4, −5: W+ = 10, W− = 5, T = 5; exact two-sided p = 2·P(W ≤ 5 | n = 5)
+    // = 2·10/32 = 0.625 (counting signed-rank subsets summing to ≤ 5 out of 2^5).
+    const { summary } = pair(
+      [{ score: 1 }, { score: 1 }, { score: 1 }, { score: 1 }, { score: 6 }],
+      [{ score: 2 }, { score: 3 }, { score: 4 }, { score: 5 }, { score: 1 }],
+      { mean_score: { example_field: 'score', direction: 'higher_is_better' } },
+    );
+    expect(summary[0]!.mcnemar).toBeNull();
+    expect(summary[0]!.wilcoxon).toMatchObject({ n: 5, statistic: 5, method: 'exact' });
+    expect(summary[0]!.wilcoxon!.p_value).toBeCloseTo(0.625, 12);
   });
 
   it('falls back to changed/unchanged when the runs declare different directions', () => {

@@ -5,7 +5,8 @@ import {
   compareRuns,
   planPairs,
 } from '../../../shared/compare/report';
-import type { CompareRun } from '../../../shared/compare/types';
+import type { ImportedRun } from '../../../shared/model';
+import { toCompareRun, type CompareRun } from '../../../shared/compare/types';
 import { makeExample, makeExperiment, makeRun } from '../../fixtures/compare';
 
 const run = (conditionName: string, overrides: Partial<CompareRun> = {}) =>
@@ -180,5 +181,42 @@ describe('buildExperimentReport', () => {
       buildExperimentReport(makeExperiment(), structuredClone(runs).reverse(), { resamples: 300 }),
     );
     expect(b).toBe(a);
+  });
+});
+
+describe('toCompareRun', () => {
+  it('takes what a comparison needs from an imported run', () => {
+    const imported: ImportedRun = {
+      runId: 'r1',
+      format: 'mechlens',
+      formatVersion: null,
+      project: 'p',
+      experiment: null,
+      condition: {
+        name: 'baseline',
+        role: 'reference',
+        series: null,
+        level: null,
+        expect: {},
+        compareTo: [],
+        identityHash: null,
+      },
+      settings: makeRun().settings,
+      codeCommit: 'abc',
+      startedAt: null,
+      finishedAt: null,
+      state: 'completed',
+      seed: 1,
+      metrics: { m: 1 },
+      metricDefinitions: {},
+      provenance: {},
+      warnings: [],
+      examples: [{ id: 'a', input: 'i', output: 'o', fields: { x: 1 }, target: 't', error: null }],
+    };
+    expect(toCompareRun(imported)).toEqual({
+      ...makeRun({ runId: 'r1', conditionName: 'baseline', role: 'reference', codeCommit: 'abc' }),
+      metrics: { m: 1 },
+      examples: [{ id: 'a', input: 'i', output: 'o', fields: { x: 1 }, error: null }],
+    });
   });
 });

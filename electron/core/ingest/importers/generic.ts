@@ -327,12 +327,13 @@ export async function importGenericCsv(file: string, ctx: ImportContext): Promis
     const id = cells[idColumn]!;
     if (id.trim() === '') throw new ImportProblem(`${at}: the id cell is empty`);
     check(id, line);
-    const fields: JsonObject = {};
-    names.forEach((name, column) => {
-      if (name !== '' && column !== idColumn && column !== inputColumn && column !== outputColumn) {
-        fields[name] = csvValue(cells[column]!);
-      }
-    });
+    const fields: JsonObject = Object.fromEntries(
+      names.flatMap((name, column) =>
+        name === '' || column === idColumn || column === inputColumn || column === outputColumn
+          ? []
+          : [[name, csvValue(cells[column]!)]],
+      ),
+    );
     return {
       id,
       input: inputColumn === -1 ? '' : cells[inputColumn]!,

@@ -11,7 +11,7 @@ import {
 } from './generic';
 import { importInspectEval, importInspectJson, isInspectJsonLog } from './inspect';
 import { importLmEval, isLmEvalResults, resultsDateId } from './lmeval';
-import { importMechlens, isMechlensRecord } from './mechlens';
+import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './mechlens';
 import { importPromptfoo, isPromptfooOutput } from './promptfoo';
 import { importRepsRun } from './reps';
 
@@ -34,7 +34,6 @@ export const importerVersions: Record<string, string> = {
 
 const SNIFF_BYTES = 64 * 1024;
 const TELLTALE_BYTES = 1024;
-const RUN_FILE_PATH = /(^|[\\/])\.mechlens[\\/]runs[\\/][^\\/]+\.json$/i;
 const INSPECT_LOG_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/;
 const TELLTALE_KEYS =
   /"(examples|metric_definitions|evalId|promptIdx|lm_eval_version|n-shot|higher_is_better|configs|eval)"\s*:/;
@@ -63,7 +62,7 @@ async function using(
 async function looksLikeRunFile(file: string): Promise<boolean> {
   const name = path.basename(file);
   if (
-    RUN_FILE_PATH.test(file) ||
+    MECHLENS_RUNS_DIR.test(file) ||
     name === 'output.json' ||
     resultsDateId(name) ||
     INSPECT_LOG_NAME.test(name)

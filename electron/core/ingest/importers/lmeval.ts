@@ -20,7 +20,7 @@ import { describeType } from './mechlens';
  * metric links to its per-example field.
  */
 
-/** `datetime.now().isoformat().replace(":", "-")`, the suffix lm-eval gives every file it writes. */
+/** `datetime.now().isoformat().replace(":", "-")`: the suffix of every file lm-eval writes. */
 const DATE_ID = String.raw`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?`;
 const RESULTS_NAME = new RegExp(String.raw`^(.+)_(${DATE_ID})\.json$`);
 const SAMPLES_NAME = new RegExp(String.raw`^samples_(.+)_(${DATE_ID})\.jsonl$`);
@@ -52,7 +52,10 @@ function textOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Request arguments: `{gen_args_N: {arg_0, arg_1}}` in current versions, `[[arg_0, arg_1], …]` before. */
+/**
+ * Request arguments: `{gen_args_N: {arg_0, arg_1}}` in current versions, `[[arg_0, arg_1], …]`
+ * in older ones.
+ */
 function argument(args: unknown, request: number, position: 0 | 1): string | null {
   if (isRecord(args)) {
     const entry = args[`gen_args_${request}`];
@@ -62,13 +65,18 @@ function argument(args: unknown, request: number, position: 0 | 1): string | nul
   return Array.isArray(entry) ? str(entry[position]) : null;
 }
 
-/** Multiple choice: one [loglikelihood, is_greedy] pair per choice; returns the likeliest choice. */
+/** lm-eval stringifies most numbers it logs; anything but a number or numeric text is NaN. */
+function numeric(value: unknown): number {
+  return typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+}
+
+/** Multiple choice: one [loglikelihood, is_greedy] pair per choice; returns the likeliest. */
 function chosenChoice(filtered: unknown): number | null {
   if (!Array.isArray(filtered) || filtered.length < 2) return null;
   let best: number | null = null;
   let bestScore = -Infinity;
   for (const [index, pair] of filtered.entries()) {
-    const score = Array.isArray(pair) && pair.length === 2 ? Number(pair[0]) : NaN;
+    const score = Array.isArray(pair) && pair.length === 2 ? numeric(pair[0]) : NaN;
     if (Number.isNaN(score)) return null;
     if (score > bestScore) [best, bestScore] = [index, score];
   }
@@ -164,18 +172,19 @@ function definitionsOf(
   higherIsBetter: Record<string, unknown>,
   fields: Set<string>,
 ): Record<string, MetricDefinition> {
-  const out: Record<string, MetricDefinition> = {};
-  for (const key of Object.keys(metrics)) {
+  const entries = Object.keys(metrics).flatMap((key): [string, MetricDefinition][] => {
     const [metric = key, filter] = key.split(',');
-    if (metric.endsWith('_stderr')) continue;
+    if (metric.endsWith('_stderr')) return [];
     const higher = higherIsBetter[metric];
-    out[key] = {
+    const definition: MetricDefinition = {
       description: filter ? `${metric} after the "${filter}" filter` : metric,
       example_field: fields.has(key) ? key : null,
       direction: higher === true ? 'higher_is_better' : higher === false ? 'lower_is_better' : null,
     };
-  }
-  return out;
+    return [[key, definition]];
+  });
+  // fromEntries defines keys as own properties, so a metric named "__proto__" stays a metric.
+  return Object.fromEntries(entries);
 }
 
 function isoFromSeconds(seconds: number | null): string | null {
@@ -211,7 +220,7 @@ export async function importLmEval(
     path.basename(folder) === doc.model_name_sanitized ? path.dirname(folder) : folder,
   );
   const started = num(doc.date);
-  const duration = num(Number(doc.total_evaluation_time_seconds));
+  const duration = num(numeric(doc.total_evaluation_time_seconds));
 
   const samplesByTask = new Map<string, string[]>();
   const warnings: string[] = [];
@@ -296,7 +305,7 @@ export async function importLmEval(
       torch_seed: config.torch_seed,
       fewshot_seed: config.fewshot_seed,
     });
-    const identity = `${dateId ?? String(doc.date ?? resultsFile)}|${modelName}|${JSON.stringify(modelArgs)}|${task}`;
+    const identity = `${dateId ?? started ?? resultsFile}|${modelName}|${JSON.stringify(modelArgs)}|${task}`;
     runs.push({
       runId: `lm-eval-${sha256Text(identity).slice(0, 24)}`,
       format: 'lm-eval',

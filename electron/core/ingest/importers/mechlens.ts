@@ -41,10 +41,11 @@ export const metricDefinitionSchema = z.looseObject({
   unit: z.string().nullish(),
 });
 
-const RUNS_DIR = /(^|[\\/])\.mechlens[\\/]runs[\\/]/;
+/** Where the SDK writes run records (the default MECHLENS_DIR). */
+export const MECHLENS_RUNS_DIR = /(^|[\\/])\.mechlens[\\/]runs[\\/]/;
 
 export function isMechlensRecord(value: unknown, filePath: string): boolean {
-  if (RUNS_DIR.test(filePath)) return true;
+  if (MECHLENS_RUNS_DIR.test(filePath)) return true;
   return (
     isRecord(value) &&
     typeof value.project === 'string' &&
@@ -65,7 +66,10 @@ export function describeType(value: unknown): string {
   return `${typeof value === 'number' ? 'a number' : 'a boolean'} (${String(value)})`;
 }
 
-/** The SDK documents the derivation only as "from the project, question and claim"; ours matches the fixtures. */
+/**
+ * The SDK documents the derivation only as "from the project, question and claim"; this one
+ * is ours and matches the shared samples.
+ */
 export function deriveExperimentId(project: string, question: string, claim: string): string {
   return `exp-${sha256Text(`${project}\n${question}\n${claim}`).slice(0, 12)}`;
 }
@@ -109,16 +113,16 @@ function expectOf(value: unknown, warnings: string[]): Record<string, Expectatio
     warnings.push('ignored "expect": expected an object of metric → increase/decrease/no_effect');
     return {};
   }
-  const out: Record<string, Expectation> = {};
-  for (const [metric, raw] of Object.entries(value)) {
+  const entries = Object.entries(value).flatMap(([metric, raw]): [string, Expectation][] => {
     const parsed = expectationSchema.safeParse(raw);
-    if (parsed.success) out[metric] = parsed.data;
-    else
-      warnings.push(
-        `ignored "expect.${metric}": ${JSON.stringify(raw)} is not increase, decrease or no_effect`,
-      );
-  }
-  return out;
+    if (parsed.success) return [[metric, parsed.data]];
+    warnings.push(
+      `ignored "expect.${metric}": ${JSON.stringify(raw)} is not increase, decrease or no_effect`,
+    );
+    return [];
+  });
+  // fromEntries keeps a key named "__proto__" as data instead of changing the prototype.
+  return Object.fromEntries(entries);
 }
 
 export function metricDefinitionsOf(
@@ -130,12 +134,11 @@ export function metricDefinitionsOf(
     warnings.push('ignored "metric_definitions": expected an object keyed by metric name');
     return {};
   }
-  const out: Record<string, MetricDefinition> = {};
-  for (const [name, raw] of Object.entries(value)) {
+  const entries = Object.entries(value).flatMap(([name, raw]): [string, MetricDefinition][] => {
     const definition = isRecord(raw) ? { ...raw } : null;
     if (!definition) {
       warnings.push(`ignored "metric_definitions.${name}": expected an object`);
-      continue;
+      return [];
     }
     if (definition.direction != null && !directionSchema.safeParse(definition.direction).success) {
       warnings.push(
@@ -149,9 +152,9 @@ export function metricDefinitionsOf(
       `metric_definitions.${name}`,
       warnings,
     );
-    if (parsed) out[name] = parsed as MetricDefinition;
-  }
-  return out;
+    return parsed ? [[name, parsed as MetricDefinition]] : [];
+  });
+  return Object.fromEntries(entries);
 }
 
 function readExamples(raw: unknown): ImportedExample[] {

@@ -89,15 +89,20 @@ function providerOf(result: Record<string, unknown>, prompt: Record<string, unkn
   return { id, label: label || null };
 }
 
-/** promptfoo's per-column totals, flattened one level ("tokenUsage/total") so every metric is a scalar. */
+/**
+ * promptfoo's per-column totals, flattened one level ("tokenUsage/total") so that every metric
+ * is a scalar.
+ */
 function metricsOf(prompt: Record<string, unknown>): JsonObject {
-  const metrics: JsonObject = {};
-  for (const [key, value] of Object.entries(jsonObject(prompt.metrics) ?? {})) {
-    if (!isRecord(value)) metrics[key] = value;
-    else
-      for (const [inner, item] of Object.entries(value))
-        if (!isRecord(item)) metrics[`${key}/${inner}`] = item;
-  }
+  const entries = Object.entries(jsonObject(prompt.metrics) ?? {}).flatMap(([key, value]) =>
+    isRecord(value)
+      ? Object.entries(value)
+          .filter(([, item]) => !isRecord(item))
+          .map(([inner, item]): [string, JsonValue] => [`${key}/${inner}`, item as JsonValue])
+      : [[key, value] as [string, JsonValue]],
+  );
+  // fromEntries keeps a key named "__proto__" as data instead of changing the prototype.
+  const metrics: JsonObject = Object.fromEntries(entries);
   const passed = num(metrics.testPassCount);
   const total =
     (passed ?? 0) + (num(metrics.testFailCount) ?? 0) + (num(metrics.testErrorCount) ?? 0);

@@ -1,0 +1,35 @@
+/**
+ * SQLite and file-system failures in words a person can act on. The raw codes stay in the
+ * message's tail for bug reports.
+ */
+export function describeDbError(error: unknown, file: string): string | null {
+  const code = (error as { code?: string } | null)?.code ?? '';
+  const raw = error instanceof Error ? error.message : String(error);
+  if (code === 'SQLITE_FULL' || /database or disk is full/i.test(raw)) {
+    return `The disk holding ${file} is full: nothing was half-written, but Pairwise cannot save more until space is freed. (${code || raw})`;
+  }
+  if (
+    code === 'SQLITE_READONLY' ||
+    code.startsWith('SQLITE_READONLY') ||
+    /readonly database/i.test(raw)
+  ) {
+    return `Pairwise cannot write to ${file}: the file or its folder is read-only. Make it writable or choose another database with --db. (${code || raw})`;
+  }
+  if (['SQLITE_CANTOPEN', 'EACCES', 'EROFS', 'EPERM', 'ENOTDIR', 'EEXIST'].includes(code)) {
+    return `Pairwise cannot open or create its database at ${file}: the folder is missing, read-only or not permitted. Choose another with --db or $PAIRWISE_DB. (${code})`;
+  }
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
+    return `${file} is not a readable Pairwise database (it may be damaged or another kind of file). Move it aside; Pairwise will start a new one. (${code})`;
+  }
+  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY')) {
+    return `Another Pairwise process kept ${file} busy for more than 10 seconds. Try again when it has finished. (${code})`;
+  }
+  return null;
+}
+
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseUnavailableError';
+  }
+}

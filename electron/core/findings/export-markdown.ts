@@ -1,0 +1,131 @@
+import type { FindingView, Pin } from '../../../shared/findings';
+import { exportedAt, interval, keptLimitations, metricRows, num, type MetricRow } from './view';
+
+/**
+ * A finding as one Markdown file. The researcher's own fields are Markdown already and go in as
+ * written; everything that comes from run files (names in tables, example text) is escaped or
+ * fenced, so a model output can never turn into markup.
+ */
+
+/** Backslash-escapes what would break a table cell or start a link, tag or code span. */
+function mdCell(text: string): string {
+  return text.replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+}
+
+/** A fence longer than any backtick run inside, so no text can close it early. */
+function fenced(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+function section(title: string, text: string, empty: string): string {
+  return `## ${title}\n\n${text.trim() || `_${empty}_`}`;
+}
+
+function metricsTable(rows: MetricRow[]): string {
+  if (rows.length === 0) return '_The report has no metrics._';
+  return table(
+    [
+      'Comparison',
+      'Metric',
+      'Reference',
+      'Candidate',
+      'n',
+      'Difference',
+      '95% CI',
+      'Resamples',
+      'Expected',
+      'Verdict',
+    ],
+    rows.map((r) => [
+      mdCell(r.comparison),
+      mdCell(r.metric),
+      mdCell(r.reference),
+      mdCell(r.candidate),
+      r.n === null ? '—' : String(r.n),
+      r.reportedOnly ? `${num(r.difference)} (reported)` : num(r.difference),
+      interval(r.ci95),
+      r.resamples === null ? '—' : String(r.resamples),
+      r.expect ?? '—',
+      r.verdict ?? '—',
+    ]),
+  );
+}
+
+function pinned(pin: Pin, index: number): string {
+  const side = (name: string, s: Pin['reference']) =>
+    s
+      ? `**${mdCell(s.condition)} output** (run \`${s.runId.replace(/`/g, '')}\`)\n\n${fenced(s.output)}`
+      : `**${name}:** not logged by this run.`;
+  const input = pin.reference?.input ?? pin.candidate?.input ?? '';
+  const inputs =
+    pin.reference && pin.candidate && pin.reference.input !== pin.candidate.input
+      ? `**Input (reference)**\n\n${fenced(pin.reference.input)}\n\n**Input (candidate)**\n\n${fenced(pin.candidate.input)}`
+      : `**Input**\n\n${fenced(input)}`;
+  return [
+    `### ${index + 1}. Example ${mdCell(pin.exampleId)}`,
+    pin.note.trim() ? pin.note.trim() : '',
+    inputs,
+    side('Reference', pin.reference),
+    side('Candidate', pin.candidate),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+export function findingMarkdown(view: FindingView): string {
+  const { body, finding } = view;
+  const { report, bootstrap } = body.snapshot;
+  const rows = metricRows(report);
+  const limitations = keptLimitations(body.limitations);
+  const parts = [
+    `# ${finding.title.replace(/\r?\n/g, ' ')}`,
+    `_Experiment ${mdCell(finding.experimentId)} · revision ${view.revision} saved ${view.savedAt} · evidence from the comparison of ${body.snapshot.reportCreatedAt} (report ${body.snapshot.reportKey.slice(0, 12)}, checker version ${report.checker_version})._`,
+    section('Question', body.question, 'No question given.'),
+    section('Claim', body.claim, 'No claim given.'),
+    section('Protocol', body.protocol, 'No protocol given.'),
+    `## Results\n\n${metricsTable(rows)}\n\nDifferences are candidate − reference over paired examples; intervals are 95% ${bootstrap.method} intervals with ${bootstrap.resamples} resamples (seeds in the report). "(reported)": the runs' own values, no interval.`,
+  ];
+  const reproduction = report.reproduction;
+  if (reproduction && reproduction.rows.length > 0) {
+    const source = [
+      reproduction.arxiv && `arXiv ${reproduction.arxiv}`,
+      reproduction.version,
+      reproduction.where,
+    ]
+      .filter(Boolean)
+      .map((s) => mdCell(String(s)))
+      .join(', ');
+    parts.push(
+      `## Paper vs observed\n\n${source ? `Paper: ${source}.\n\n` : ''}${table(
+        ['Metric', 'Condition', 'Paper', 'Observed', 'Difference'],
+        reproduction.rows.map((r) => [
+          mdCell(r.metric),
+          mdCell(r.condition),
+          num(r.paper),
+          num(r.observed),
+          num(r.difference),
+        ]),
+      )}`,
+    );
+  }
+  parts.push(
+    limitations.length
+      ? `## Limitations\n\n${limitations.map((l) => `- ${l.text.replace(/\r?\n/g, ' ')}`).join('\n')}`
+      : '## Limitations\n\n_None recorded._',
+    section('Conclusion', body.conclusion, 'No conclusion written yet.'),
+  );
+  if (body.pinned.length)
+    parts.push(`## Pinned examples\n\n${body.pinned.map(pinned).join('\n\n')}`);
+  parts.push(`---\n_Exported by Pairwise on ${exportedAt()}._`);
+  return parts.join('\n\n') + '\n';
+}

@@ -1,0 +1,125 @@
+import { AxisBottom } from '@visx/axis';
+import { Group } from '@visx/group';
+import { scaleBand, scaleLinear } from '@visx/scale';
+import { Line } from '@visx/shape';
+import { signed } from '../format';
+
+export interface ForestRow {
+  label: string;
+  difference: number | null;
+  ci95: [number, number] | null;
+  /** Whole interval on the expected side (consistent) etc., for colour. */
+  verdict: 'consistent' | 'inconsistent' | 'inconclusive' | null;
+}
+
+const base = { top: 8, right: 96, bottom: 30 };
+
+/**
+ * Paired differences with their 95 % intervals, one row per comparison; the zero line and, when
+ * the experiment has replicate reference runs, the run-to-run noise band behind them.
+ */
+export function ForestPlot({
+  rows,
+  width,
+  noise,
+}: {
+  rows: ForestRow[];
+  width: number;
+  noise?: [number, number] | null;
+}) {
+  const rowHeight = 28;
+  // Room for the longest label, within reason: long condition names are not cut off.
+  const longest = Math.max(0, ...rows.map((r) => r.label.length));
+  const margin = {
+    ...base,
+    left: Math.min(Math.max(140, longest * 7 + 16), Math.floor(width * 0.45)),
+  };
+  const height = margin.top + margin.bottom + rows.length * rowHeight;
+  const values = rows
+    .flatMap((r) => [r.difference, ...(r.ci95 ?? [])])
+    .filter((v): v is number => v !== null);
+  if (noise) values.push(...noise);
+  const extent = Math.max(0.05, ...values.map(Math.abs)) * 1.1;
+  const x = scaleLinear({
+    domain: [-extent, extent],
+    range: [0, width - margin.left - margin.right],
+    nice: true,
+  });
+  const y = scaleBand({
+    domain: rows.map((r) => r.label),
+    range: [0, rows.length * rowHeight],
+    padding: 0.3,
+  });
+  return (
+    <svg
+      width={width}
+      height={height}
+      role="img"
+      aria-label="Forest plot of paired differences with 95% intervals"
+    >
+      <Group left={margin.left} top={margin.top}>
+        {noise ? (
+          <rect
+            x={x(noise[0])}
+            width={Math.max(1, x(noise[1]) - x(noise[0]))}
+            y={0}
+            height={rows.length * rowHeight}
+            className="noise-band"
+          >
+            <title>
+              Run-to-run noise: the difference between two reference runs (95 % interval)
+            </title>
+          </rect>
+        ) : null}
+        <Line
+          from={{ x: x(0), y: 0 }}
+          to={{ x: x(0), y: rows.length * rowHeight }}
+          className="zero-line"
+        />
+        {rows.map((row) => {
+          const cy = (y(row.label) ?? 0) + y.bandwidth() / 2;
+          return (
+            <g key={row.label} className={`forest-row verdict-${row.verdict ?? 'none'}`}>
+              <text
+                x={-10}
+                y={cy}
+                textAnchor="end"
+                dominantBaseline="middle"
+                className="axis-label"
+              >
+                {row.label}
+              </text>
+              {row.ci95 ? (
+                <Line
+                  from={{ x: x(row.ci95[0]), y: cy }}
+                  to={{ x: x(row.ci95[1]), y: cy }}
+                  className="ci-line"
+                  strokeWidth={2}
+                />
+              ) : null}
+              {row.difference !== null ? (
+                <circle cx={x(row.difference)} cy={cy} r={4.5} className="point" />
+              ) : null}
+              <text
+                x={width - margin.left - margin.right + 8}
+                y={cy}
+                dominantBaseline="middle"
+                className="value-label"
+              >
+                {signed(row.difference)}
+              </text>
+            </g>
+          );
+        })}
+        <AxisBottom
+          top={rows.length * rowHeight}
+          scale={x}
+          numTicks={7}
+          tickFormat={(v) => signed(Number(v), 2)}
+          axisClassName="axis"
+          tickLabelProps={{ className: 'tick-label', textAnchor: 'middle' }}
+        />
+      </Group>
+    </svg>
+  );
+}

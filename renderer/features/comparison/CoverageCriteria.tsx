@@ -1,0 +1,170 @@
+import type { Comparison } from '../../../shared/compare/types';
+import type { CriterionSummary } from '../../../shared/compare/types';
+import { count, pValue } from '../../format';
+import { useApp } from '../../store';
+import type { ExamplesFilter } from '../../store/workbench';
+
+function Link({
+  n,
+  pair,
+  filter,
+  label,
+}: {
+  n: number;
+  pair: number;
+  filter: ExamplesFilter;
+  label: string;
+}) {
+  const open = useApp((s) => s.openExamples);
+  if (n === 0) return <span className="muted">0</span>;
+  return (
+    <button
+      className="link count-link"
+      onClick={() => open(pair, filter)}
+      aria-label={`${count(n)} ${label}: show examples`}
+    >
+      {count(n)}
+    </button>
+  );
+}
+
+export function Coverage({ comparison, pair }: { comparison: Comparison; pair: number }) {
+  const c = comparison.coverage;
+  const e = comparison.examples;
+  return (
+    <section className="card coverage">
+      <h3>Coverage and changes</h3>
+      <dl className="stats">
+        <div>
+          <dt>paired examples</dt>
+          <dd>
+            <Link n={c.paired} pair={pair} filter={{ side: 'both' }} label="paired examples" />
+          </dd>
+        </div>
+        <div>
+          <dt>only in {comparison.reference.condition}</dt>
+          <dd>
+            <Link
+              n={c.only_reference.length}
+              pair={pair}
+              filter={{ side: 'reference' }}
+              label="examples only in the reference"
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>only in {comparison.candidate.condition}</dt>
+          <dd>
+            <Link
+              n={c.only_candidate.length}
+              pair={pair}
+              filter={{ side: 'candidate' }}
+              label="examples only in the candidate"
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>input mismatches</dt>
+          <dd>
+            <Link
+              n={c.input_mismatch.length}
+              pair={pair}
+              filter={{ inputMismatch: true }}
+              label="input mismatches"
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>output changed</dt>
+          <dd>
+            <Link
+              n={e.output_changed.length}
+              pair={pair}
+              filter={{ outputChanged: true }}
+              label="outputs changed"
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>behaviour changed</dt>
+          <dd>
+            <Link
+              n={e.behavior_changed.length}
+              pair={pair}
+              filter={{ behaviorChanged: true }}
+              label="behaviours changed"
+            />
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
+
+function testTitle(k: CriterionSummary): string | undefined {
+  if (k.mcnemar) {
+    return `McNemar's exact test: ${k.mcnemar.improved} improved vs ${k.mcnemar.regressed} regressed; the chance of a split at least this lopsided if the intervention did nothing.`;
+  }
+  if (k.wilcoxon && k.wilcoxon.p_value !== null) {
+    return `Wilcoxon signed-rank test (${k.wilcoxon.method}) on ${k.wilcoxon.n} non-zero paired differences, T = ${k.wilcoxon.statistic}.`;
+  }
+  return undefined;
+}
+
+export function CriteriaTable({ comparison, pair }: { comparison: Comparison; pair: number }) {
+  if (comparison.criteria.length === 0) return null;
+  return (
+    <section className="card">
+      <h3>Per criterion</h3>
+      <table className="grid compact criteria">
+        <thead>
+          <tr>
+            <th>Criterion</th>
+            <th>Direction</th>
+            <th className="num">Improved</th>
+            <th className="num">Regressed</th>
+            <th className="num">Unchanged</th>
+            <th className="num">Changed</th>
+            <th className="num">Not comparable</th>
+            <th title="Two-valued criteria: McNemar's exact test on the discordant pairs. Numeric criteria: Wilcoxon signed-rank test on candidate − reference. Two-sided, not corrected for multiple criteria.">
+              Paired test p
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {comparison.criteria.map((k) => (
+            <tr key={k.field}>
+              <td className="mono">{k.field}</td>
+              <td className="muted">
+                {k.direction
+                  ? k.direction.replaceAll('_', ' ')
+                  : k.kind === 'categorical'
+                    ? 'no direction'
+                    : '—'}
+              </td>
+              {(['improved', 'regressed', 'unchanged', 'changed', 'not_comparable'] as const).map(
+                (cls) => (
+                  <td key={cls} className={`num class-${cls}`}>
+                    <Link
+                      n={k[cls]}
+                      pair={pair}
+                      filter={{ criterion: k.field, changeClass: cls }}
+                      label={`${cls} on ${k.field}`}
+                    />
+                  </td>
+                ),
+              )}
+              <td className="num" title={testTitle(k)}>
+                {k.mcnemar
+                  ? `${pValue(k.mcnemar.p_value)} (McNemar)`
+                  : k.wilcoxon?.p_value != null
+                    ? `${pValue(k.wilcoxon.p_value)} (Wilcoxon)`
+                    : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+import { useApp } from '../../store';
+import { refreshExperiment } from '../../sync';
+
+export function ExperimentPicker() {
+  const experiments = useApp((s) => s.experiments);
+  const experimentId = useApp((s) => s.experimentId);
+  const select = useApp((s) => s.selectExperiment);
+  return (
+    <select
+      aria-label="Experiment"
+      value={experimentId ?? ''}
+      onChange={(e) => {
+        select(e.target.value);
+        void refreshExperiment();
+      }}
+    >
+      {experiments.map((e) => (
+        <option key={e.id} value={e.id}>
+          {e.project} / {e.name === e.id ? e.id : `${e.name}`}
+        </option>
+      ))}
+    </select>
+  );
+}

@@ -1,0 +1,159 @@
+import type { Comparison, MetricComparison, NoiseFloor } from '../../../shared/compare/types';
+import { count, fmt, interval, pValue, plain, signed } from '../../format';
+
+const verdictHelp: Record<string, string> = {
+  consistent:
+    'The whole 95 % interval lies on the expected side of 0 (or contains 0 for "no effect").',
+  inconsistent:
+    'The whole 95 % interval lies on the other side of 0 (or excludes 0 for "no effect").',
+  inconclusive: 'The interval is compatible with both: more data or a larger effect is needed.',
+};
+
+/** One plain sentence on power, only where the numbers support it. */
+export function powerSentence(m: MetricComparison): string | null {
+  const p = m.paired;
+  if (!p || p.n < 2 || p.mde === null) return null;
+  const parts = [
+    `With n = ${count(p.n)}, differences smaller than about ±${fmt(p.mde)} are hard to detect (80 % power, α = 0.05).`,
+  ];
+  if (p.n_for_observed !== null) {
+    parts.push(
+      `Detecting the observed ${signed(p.difference)} would take about ${count(p.n_for_observed)} paired examples.`,
+    );
+  }
+  return parts.join(' ');
+}
+
+export function metricsMarkdown(comparison: Comparison): string {
+  const head =
+    '| metric | reported Δ | paired Δ | 95% CI | n | p (bootstrap) | p (Holm) | expect | verdict |';
+  const rule = '|---|---:|---:|---|---:|---:|---:|---|---|';
+  const rows = comparison.metrics.map(
+    (m) =>
+      `| ${m.name} | ${signed(m.reported.difference)} | ${signed(m.paired?.difference)} | ${interval(m.paired?.ci95)} | ${m.paired?.n ?? '—'} | ${pValue(m.paired?.p_value)} | ${pValue(m.paired?.p_holm)} | ${m.expect ?? '—'} | ${m.verdict ?? '—'} |`,
+  );
+  return [
+    `**${comparison.candidate.condition} vs ${comparison.reference.condition}**`,
+    '',
+    head,
+    rule,
+    ...rows,
+  ].join('\n');
+}
+
+export function MetricsTable({
+  comparison,
+  noise,
+}: {
+  comparison: Comparison;
+  noise: NoiseFloor | null;
+}) {
+  const first = comparison.metrics.find((m) => m.paired)?.paired;
+  return (
+    <table className="grid metrics">
+      <thead>
+        <tr>
+          <th>Metric</th>
+          <th className="num">{comparison.reference.condition}</th>
+          <th className="num">{comparison.candidate.condition}</th>
+          <th className="num" title="Difference of the runs' own reported values">
+            Reported Δ
+          </th>
+          <th className="num" title="Mean of per-example differences over matched ids">
+            Paired Δ
+          </th>
+          <th title="95 % paired percentile bootstrap interval">95 % interval</th>
+          <th className="num">n</th>
+          <th
+            className="num"
+            title="Two-sided bootstrap p-value from the same resamples as the interval"
+          >
+            p
+          </th>
+          <th
+            className="num"
+            title="Holm-adjusted across every comparison and metric of this experiment"
+          >
+            p (Holm)
+          </th>
+          {noise ? (
+            <th title="Difference between two runs of the reference condition: run-to-run noise">
+              Noise (A/A)
+            </th>
+          ) : null}
+          <th>Expected</th>
+          <th>Verdict</th>
+        </tr>
+      </thead>
+      <tbody>
+        {comparison.metrics.map((m) => {
+          const floor = noise?.metrics.find((n) => n.name === m.name);
+          const sentence = powerSentence(m);
+          const survives =
+            m.paired?.p_holm !== null && m.paired?.p_holm !== undefined && m.paired.p_holm < 0.05;
+          return (
+            <tr key={m.name}>
+              <td>
+                <div>{m.name}</div>
+                {m.example_field ? (
+                  <div className="muted small">from field {m.example_field}</div>
+                ) : (
+                  <div className="muted small">no example field: no interval</div>
+                )}
+                {sentence ? <div className="muted small power">{sentence}</div> : null}
+              </td>
+              <td className="num">
+                {typeof m.reported.reference === 'number'
+                  ? fmt(m.reported.reference)
+                  : plain(m.reported.reference)}
+              </td>
+              <td className="num">
+                {typeof m.reported.candidate === 'number'
+                  ? fmt(m.reported.candidate)
+                  : plain(m.reported.candidate)}
+              </td>
+              <td className="num">{signed(m.reported.difference)}</td>
+              <td className="num strong">{signed(m.paired?.difference)}</td>
+              <td className="mono">{interval(m.paired?.ci95)}</td>
+              <td className="num">{m.paired ? count(m.paired.n) : '—'}</td>
+              <td className="num">{pValue(m.paired?.p_value)}</td>
+              <td className="num">
+                {pValue(m.paired?.p_holm)}
+                {survives ? (
+                  <span
+                    className="badge-ok"
+                    title="Holm-adjusted p < 0.05 across every comparison and metric of the experiment"
+                  >
+                    {' '}
+                    holds after Holm
+                  </span>
+                ) : null}
+              </td>
+              {noise ? (
+                <td className="mono">
+                  {floor ? `${signed(floor.difference)} ${interval(floor.ci95)}` : '—'}
+                </td>
+              ) : null}
+              <td>{m.expect ? m.expect.replace('_', ' ') : '—'}</td>
+              <td>
+                {m.verdict ? (
+                  <span className={`verdict verdict-${m.verdict}`} title={verdictHelp[m.verdict]}>
+                    {m.verdict}
+                  </span>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+      {first ? (
+        <caption className="caption">
+          Intervals: {first.method}, {count(first.resamples)} resamples, seeded from the two run ids
+          and the metric name (reproducible).
+        </caption>
+      ) : null}
+    </table>
+  );
+}

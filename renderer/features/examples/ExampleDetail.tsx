@@ -1,0 +1,146 @@
+import { useEffect, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import { request } from '../../api';
+import { plain } from '../../format';
+import { useApp } from '../../store';
+import { WordDiff } from './WordDiff';
+
+type Detail = RequestOutput<'examples:detail'>;
+
+function FieldsTable({ detail }: { detail: Detail }) {
+  const a = detail.reference?.fields ?? {};
+  const b = detail.candidate?.fields ?? {};
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+  return (
+    <table className="grid compact">
+      <thead>
+        <tr>
+          <th>Field</th>
+          <th>Reference</th>
+          <th>Candidate</th>
+          <th>Class</th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((k) => {
+          const differs = JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null);
+          return (
+            <tr key={k} className={differs ? 'differs' : undefined}>
+              <td className="mono">{k}</td>
+              <td className="mono wrap">{plain(a[k])}</td>
+              <td className="mono wrap">{plain(b[k])}</td>
+              <td>
+                {detail.classes[k] ? (
+                  <span className={`class class-${detail.classes[k]}`}>
+                    {detail.classes[k].replace('_', ' ')}
+                  </span>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function ExampleDetail({
+  reportKey,
+  pair,
+  exampleId,
+}: {
+  reportKey: string;
+  pair: number;
+  exampleId: string;
+}) {
+  const key = `${reportKey}|${pair}|${exampleId}`;
+  const [loaded, setLoaded] = useState<{ key: string; detail: Detail } | null>(null);
+  const [raw, setRaw] = useState(false);
+  const toast = useApp((s) => s.toast);
+  const comparison = useApp((s) => s.report?.report.comparisons[pair]);
+  useEffect(() => {
+    let live = true;
+    request('examples:detail', { reportKey, pair, exampleId })
+      .then((detail) => {
+        if (live) setLoaded({ key, detail });
+      })
+      .catch((e: Error) => toast('error', e.message));
+    return () => {
+      live = false;
+    };
+  }, [key, reportKey, pair, exampleId, toast]);
+  const detail = loaded?.key === key ? loaded.detail : null;
+  if (!detail) return <div className="detail muted pad">Loading {exampleId}…</div>;
+  const refLabel = comparison?.reference.condition ?? 'reference';
+  const candLabel = comparison?.candidate.condition ?? 'candidate';
+  const inputsDiffer =
+    detail.reference && detail.candidate && detail.reference.input !== detail.candidate.input;
+  return (
+    <div className="detail" data-testid="example-detail" tabIndex={-1}>
+      <header className="detail-head">
+        <h3 className="mono">{detail.example_id}</h3>
+        <span className="spacer" />
+        <label className="inline">
+          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> raw
+          record
+        </label>
+      </header>
+      <section>
+        <h4>
+          Input
+          {inputsDiffer ? (
+            <span className="status status-differs"> differs between the runs</span>
+          ) : null}
+        </h4>
+        {inputsDiffer ? (
+          <WordDiff
+            left={detail.reference!.input}
+            right={detail.candidate!.input}
+            leftLabel={refLabel}
+            rightLabel={candLabel}
+          />
+        ) : (
+          <pre className="text">{detail.reference?.input ?? detail.candidate?.input ?? ''}</pre>
+        )}
+      </section>
+      <section>
+        <h4>Outputs</h4>
+        {detail.reference && detail.candidate ? (
+          <WordDiff
+            left={detail.reference.output}
+            right={detail.candidate.output}
+            leftLabel={refLabel}
+            rightLabel={candLabel}
+          />
+        ) : (
+          <pre className="text">{detail.reference?.output ?? detail.candidate?.output ?? ''}</pre>
+        )}
+        {detail.reference?.target || detail.candidate?.target ? (
+          <p className="small">
+            <span className="muted">target:</span>{' '}
+            <span className="mono">{detail.reference?.target ?? detail.candidate?.target}</span>
+          </p>
+        ) : null}
+        {detail.reference?.error || detail.candidate?.error ? (
+          <p className="small status-differs">
+            error: {detail.reference?.error ?? detail.candidate?.error}
+          </p>
+        ) : null}
+      </section>
+      <section>
+        <h4>Fields</h4>
+        <FieldsTable detail={detail} />
+      </section>
+      {raw ? (
+        <section>
+          <h4>Raw records</h4>
+          <pre className="text mono small">
+            {JSON.stringify({ reference: detail.reference, candidate: detail.candidate }, null, 2)}
+          </pre>
+        </section>
+      ) : null}
+    </div>
+  );
+}

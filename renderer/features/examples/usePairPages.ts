@@ -1,0 +1,76 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import { request } from '../../api';
+import type { ExamplesFilter } from '../../store/workbench';
+
+export type PairRow = RequestOutput<'examples:page'>['rows'][number];
+export type SortKey = 'example_id' | 'output_changed' | 'behavior_changed';
+
+const PAGE = 200;
+
+interface Loaded {
+  query: string;
+  rows: PairRow[];
+  total: number;
+  next: string | null;
+}
+
+/**
+ * Rows of one pair, fetched a page at a time by key as the table scrolls. Rows belong to the
+ * query that fetched them: after a change of filter or sort the old rows are simply not this
+ * query's, and answers to superseded queries are dropped.
+ */
+export function usePairPages(
+  reportKey: string | null,
+  pair: number,
+  filter: ExamplesFilter,
+  sort: SortKey,
+  descending: boolean,
+) {
+  const query = JSON.stringify([reportKey, pair, filter, sort, descending]);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const inFlight = useRef<string | null>(null);
+  const current = useRef(query);
+  useEffect(() => {
+    current.current = query;
+  }, [query]);
+
+  const fetchPage = useCallback(
+    async (after: string | null, previous: PairRow[]) => {
+      if (!reportKey) return;
+      const mine = `${query}|${after ?? ''}`;
+      if (inFlight.current === mine) return;
+      inFlight.current = mine;
+      try {
+        const page = await request('examples:page', {
+          reportKey,
+          pair,
+          filter,
+          sort,
+          descending,
+          after,
+          limit: PAGE,
+        });
+        if (current.current !== query) return;
+        setLoaded({ query, rows: [...previous, ...page.rows], total: page.total, next: page.next });
+      } finally {
+        if (inFlight.current === mine) inFlight.current = null;
+      }
+    },
+    [query, reportKey, pair, filter, sort, descending],
+  );
+
+  useEffect(() => {
+    void fetchPage(null, []);
+  }, [fetchPage]);
+
+  const mine = loaded?.query === query ? loaded : null;
+  return {
+    rows: mine?.rows ?? [],
+    total: mine?.total ?? null,
+    loading: mine === null,
+    loadMore: () => {
+      if (mine?.next) void fetchPage(mine.next, mine.rows);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** Numbers as a researcher reads them: fixed decimals, a sign on differences, a dash for nothing. */
+export function fmt(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return value.toFixed(digits);
+}
+
+export function signed(value: number | null | undefined, digits = 3): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const text = value.toFixed(digits);
+  return value > 0 ? `+${text}` : text === `-${(0).toFixed(digits)}` ? (0).toFixed(digits) : text;
+}
+
+export function interval(ci: [number, number] | null | undefined, digits = 3): string {
+  if (!ci) return 'no interval';
+  return `[${signed(ci[0], digits)}, ${signed(ci[1], digits)}]`;
+}
+
+export function pValue(p: number | null | undefined): string {
+  if (p === null || p === undefined || !Number.isFinite(p)) return '—';
+  if (p < 0.001) return '< 0.001';
+  return p.toFixed(3);
+}
+
+export function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** Any JSON value as plain text for a table cell; the caller renders it as text, never HTML. */
+export function plain(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+export function downloadText(
+  filename: string,
+  content: string,
+  type = 'text/csv;charset=utf-8',
+): void {
+  const url = URL.createObjectURL(new Blob([content], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

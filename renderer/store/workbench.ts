@@ -1,0 +1,57 @@
+import type { StateCreator } from 'zustand';
+import type { Report } from '../../shared/compare/types';
+import type { RequestInput, RequestOutput } from '../../shared/contract';
+import type { AppState } from './index';
+
+export type ExperimentRow = RequestOutput<'experiments:list'>[number];
+export type ConditionRow = RequestOutput<'conditions:list'>[number];
+export type ExamplesFilter = NonNullable<RequestInput<'examples:page'>['filter']>;
+
+export interface LoadedReport {
+  key: string;
+  createdAt: string;
+  report: Report;
+}
+
+/** The experiment being worked on and what the researcher is looking at inside it. */
+export interface WorkbenchSlice {
+  experiments: ExperimentRow[];
+  experimentId: string | null;
+  conditions: ConditionRow[];
+  report: LoadedReport | null;
+  pair: number;
+  filter: ExamplesFilter;
+  /** Bumped when the filter is replaced from outside the filter bar (a dashboard link). */
+  filterEpoch: number;
+  setExperiments(experiments: ExperimentRow[]): void;
+  selectExperiment(id: string | null): void;
+  setConditions(conditions: ConditionRow[]): void;
+  setReport(report: LoadedReport | null): void;
+  selectPair(pair: number): void;
+  setFilter(filter: ExamplesFilter): void;
+  /** From a dashboard number straight into the examples it counts. */
+  openExamples(pair: number, filter: ExamplesFilter): void;
+}
+
+export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice> = (set) => ({
+  experiments: [],
+  experimentId: null,
+  conditions: [],
+  report: null,
+  pair: 0,
+  filter: {},
+  filterEpoch: 0,
+  setExperiments: (experiments) => set({ experiments }),
+  selectExperiment: (experimentId) =>
+    set((s) =>
+      s.experimentId === experimentId
+        ? s
+        : { experimentId, conditions: [], report: null, pair: 0, filter: {} },
+    ),
+  setConditions: (conditions) => set({ conditions }),
+  setReport: (report) => set({ report }),
+  selectPair: (pair) => set({ pair }),
+  setFilter: (filter) => set({ filter }),
+  openExamples: (pair, filter) =>
+    set((s) => ({ pair, filter, view: 'examples', filterEpoch: s.filterEpoch + 1 })),
+});

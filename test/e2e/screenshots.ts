@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { serveApp } from './host';
+
+/**
+ * `npm run screenshots`: every screen at 1440×900 on the sample experiment, written to
+ * docs/screenshots/ (the README uses them). Rerun after changing what a screen shows.
+ */
+const out = path.resolve(__dirname, '../../docs/screenshots');
+const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
+  fs.existsSync(p),
+);
+const scheme = (process.env.PAIRWISE_SCHEME as 'light' | 'dark' | undefined) ?? 'light';
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(out, `${name}.png`) });
+  process.stdout.write(`docs/screenshots/${name}.png\n`);
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(out, { recursive: true });
+  const app = await serveApp(['--demo']);
+  const browser = await chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  try {
+    const page = await browser.newPage({
+      viewport: { width: 1440, height: 900 },
+      colorScheme: scheme,
+    });
+    await page.goto(app.url);
+    await page.getByRole('button', { name: 'Compare' }).first().waitFor({ timeout: 30_000 });
+    await shot(page, 'library');
+    await page.getByRole('button', { name: 'Comparison' }).click();
+    await page.getByRole('heading', { name: /vs/ }).first().waitFor({ timeout: 60_000 });
+    await page
+      .getByLabel('Pair', { exact: true })
+      .selectOption({ label: 'steer-4521 vs reference' });
+    await shot(page, 'comparison');
+    await page.locator('main.content').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await shot(page, 'comparison-series');
+    await page.getByRole('button', { name: 'Conditions' }).click();
+    await page.getByLabel('Select reference').check();
+    await page.getByLabel('Select steer-4521').check();
+    await shot(page, 'conditions');
+    await page.getByRole('button', { name: 'Examples' }).click();
+    await page.getByLabel('Change class', { exact: true }).selectOption('improved');
+    await page.getByLabel('Criterion', { exact: true }).selectOption('refused');
+    await page.getByTestId('example-detail').waitFor();
+    await shot(page, 'examples');
+  } finally {
+    await browser.close();
+    await app.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeDbError } from '../../electron/core/db/errors';
+import { openDatabase } from '../../electron/core/db/open';
+import { PairwiseService } from '../../electron/core/service';
+import { examples, writeMechlensRun } from '../fixtures/formats';
+import { tempDir } from '../fixtures/tmp';
+
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+describe('storage failures', () => {
+  it('a database in a read-only place gives a message that says what to do', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    // A path under a regular file can never be created, even by root.
+    const blocker = path.join(t.dir, 'not-a-folder');
+    fs.writeFileSync(blocker, 'x');
+    expect(() => openDatabase(path.join(blocker, 'pairwise.db'))).toThrow(
+      /cannot open or create its database|read-only/,
+    );
+  });
+
+  it('a read-only database file is refused with a clear message', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'p.db');
+    openDatabase(file).close();
+    // SQLite's own read-only mode stands in for a read-only mount, which root cannot create here.
+    const db = openDatabase(file, { readonly: true });
+    let message: string | null = null;
+    try {
+      db.prepare(`INSERT INTO folders (path, watched, added_at) VALUES ('x', 1, 'now')`).run();
+    } catch (error) {
+      message = describeDbError(error, file);
+    } finally {
+      db.close();
+    }
+    expect(message).toMatch(/cannot write to .*read-only/);
+  });
+
+  it('a full disk fails the index job with a clear message and leaves no partial run', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const service = new PairwiseService({
+      dbPath: path.join(t.dir, 'p.db'),
+      host: 'cli',
+      version: 'test',
+      indexWorkers: 1,
+    });
+    cleanups.push(() => service.close());
+    const root = path.join(t.dir, 'lib');
+    writeMechlensRun(root, { id: 'small', name: 'reference', examples: examples(2) });
+    writeMechlensRun(root, {
+      id: 'big',
+      name: 'steer',
+      examples: examples(400).map((e) => ({ ...e, output: e.output.repeat(400) })),
+    });
+    await service.index([path.join(root, '.mechlens/runs/small.json')]);
+    const pages = service.db.pragma('page_count', { simple: true }) as number;
+    // A ceiling on the database's size is how SQLite reports SQLITE_FULL without filling a disk.
+    service.db.pragma(`max_page_count = ${pages + 20}`);
+    await expect(service.index([root])).rejects.toThrow(/disk holding .* is full/);
+    const runs = service.db.prepare(`SELECT id FROM runs ORDER BY id`).all() as { id: string }[];
+    expect(runs.map((r) => r.id)).toEqual(['small']);
+    expect(service.db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 2 });
+    expect(service.db.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+});
