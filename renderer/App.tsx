@@ -5,6 +5,8 @@ import { Toasts } from './components/Toasts';
 import { ComparisonView } from './features/comparison/ComparisonView';
 import { ConditionsView } from './features/conditions/ConditionsView';
 import { ExamplesView } from './features/examples/ExamplesView';
+import { FindingsView } from './features/findings/FindingsView';
+import { SyncView } from './features/sync/SyncView';
 import { LibraryView } from './features/library/LibraryView';
 import { ProblemsView } from './features/library/ProblemsView';
 import { useApp, type AppState } from './store';
@@ -15,6 +17,8 @@ const views: { id: AppState['view']; label: string; needsExperiment?: boolean }[
   { id: 'conditions', label: 'Conditions', needsExperiment: true },
   { id: 'comparison', label: 'Comparison', needsExperiment: true },
   { id: 'examples', label: 'Examples', needsExperiment: true },
+  { id: 'findings', label: 'Findings', needsExperiment: true },
+  { id: 'sync', label: 'Sync' },
   { id: 'problems', label: 'Problems' },
 ];
 
@@ -28,6 +32,10 @@ function View({ view }: { view: AppState['view'] }) {
       return <ComparisonView />;
     case 'examples':
       return <ExamplesView />;
+    case 'findings':
+      return <FindingsView />;
+    case 'sync':
+      return <SyncView />;
     case 'problems':
       return <ProblemsView />;
   }

@@ -2,6 +2,14 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Result } from '../../shared/contract';
 import type { ServiceOptions } from '../core/service';
+import type { SecretRequest } from '../workers/port-secrets';
+import { SafeStorageSecrets } from './secrets';
+
+type FromCore =
+  | { type: 'response'; id: number; result: Result<unknown> }
+  | { type: 'event'; name: string; payload: unknown }
+  | { type: 'closed' }
+  | SecretRequest;
 
 /** The core service lives in a worker thread: no SQL on Electron's main thread. */
 export class CoreHost {
@@ -9,28 +17,22 @@ export class CoreHost {
   private nextId = 1;
   private pending = new Map<number, (result: Result<unknown>) => void>();
   private listeners = new Set<(name: string, payload: unknown) => void>();
+  private secrets = new SafeStorageSecrets();
 
   constructor(options: ServiceOptions) {
     this.worker = new Worker(path.join(__dirname, 'core.worker.js'), {
       workerData: { options, workerDir: __dirname },
     });
-    this.worker.on(
-      'message',
-      (message: {
-        type: string;
-        id?: number;
-        result?: Result<unknown>;
-        name?: string;
-        payload?: unknown;
-      }) => {
-        if (message.type === 'response' && message.id !== undefined) {
-          this.pending.get(message.id)?.(message.result!);
-          this.pending.delete(message.id);
-        } else if (message.type === 'event') {
-          for (const listener of this.listeners) listener(message.name!, message.payload);
-        }
-      },
-    );
+    this.worker.on('message', (message: FromCore) => {
+      if (message.type === 'response') {
+        this.pending.get(message.id)?.(message.result);
+        this.pending.delete(message.id);
+      } else if (message.type === 'event') {
+        for (const listener of this.listeners) listener(message.name, message.payload);
+      } else if (message.type === 'secret:get' || message.type === 'secret:set') {
+        this.answerSecret(message);
+      }
+    });
     this.worker.on('error', (error) => {
       for (const resolve of this.pending.values()) {
         resolve({
@@ -40,6 +42,21 @@ export class CoreHost {
       }
       this.pending.clear();
     });
+  }
+
+  private answerSecret(request: SecretRequest): void {
+    try {
+      let value: string | null = null;
+      if (request.type === 'secret:get') value = this.secrets.get(request.name);
+      else this.secrets.set(request.name, request.value);
+      this.worker.postMessage({ type: 'secret:reply', id: request.id, value });
+    } catch (error) {
+      this.worker.postMessage({
+        type: 'secret:reply',
+        id: request.id,
+        error: (error as Error).message,
+      });
+    }
   }
 
   request(name: unknown, input: unknown): Promise<Result<unknown>> {
@@ -58,7 +75,8 @@ export class CoreHost {
   async close(): Promise<void> {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 3000);
-      this.worker.once('message', () => {
+      this.worker.on('message', (message: FromCore) => {
+        if (message.type !== 'closed') return;
         clearTimeout(timer);
         resolve();
       });

@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { AppState } from './index';
 
-export type View = 'library' | 'conditions' | 'comparison' | 'examples' | 'problems';
+export type View =
+  'library' | 'conditions' | 'comparison' | 'examples' | 'findings' | 'sync' | 'problems';
 
 export interface Toast {
   id: number;

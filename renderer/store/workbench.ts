@@ -21,6 +21,7 @@ export interface WorkbenchSlice {
   report: LoadedReport | null;
   pair: number;
   filter: ExamplesFilter;
+  findingId: string | null;
   /** Bumped when the filter is replaced from outside the filter bar (a dashboard link). */
   filterEpoch: number;
   setExperiments(experiments: ExperimentRow[]): void;
@@ -31,6 +32,7 @@ export interface WorkbenchSlice {
   setFilter(filter: ExamplesFilter): void;
   /** From a dashboard number straight into the examples it counts. */
   openExamples(pair: number, filter: ExamplesFilter): void;
+  openFinding(findingId: string): void;
 }
 
 export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice> = (set) => ({
@@ -41,17 +43,19 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
   pair: 0,
   filter: {},
   filterEpoch: 0,
+  findingId: null,
   setExperiments: (experiments) => set({ experiments }),
   selectExperiment: (experimentId) =>
     set((s) =>
       s.experimentId === experimentId
         ? s
-        : { experimentId, conditions: [], report: null, pair: 0, filter: {} },
+        : { experimentId, conditions: [], report: null, pair: 0, filter: {}, findingId: null },
     ),
   setConditions: (conditions) => set({ conditions }),
   setReport: (report) => set({ report }),
   selectPair: (pair) => set({ pair }),
   setFilter: (filter) => set({ filter }),
+  openFinding: (findingId) => set({ findingId, view: 'findings' }),
   openExamples: (pair, filter) =>
     set((s) => ({ pair, filter, view: 'examples', filterEpoch: s.filterEpoch + 1 })),
 });

@@ -58,7 +58,7 @@ test('sample library → comparison → regressed examples → diff → CSV expo
     ),
   ).toBe(true);
 
-  await page.getByRole('button', { name: 'Conditions' }).click();
+  await page.getByRole('button', { name: 'Conditions', exact: true }).click();
   await page
     .locator('.condition-card')
     .filter({ has: page.getByText('steer-random-feature', { exact: true }) })
@@ -66,7 +66,7 @@ test('sample library → comparison → regressed examples → diff → CSV expo
   await expect(page.locator('.role-column[data-role="reference"]')).toContainText(
     'steer-random-feature',
   );
-  await page.getByRole('button', { name: 'Comparison' }).click();
+  await page.getByRole('button', { name: 'Comparison', exact: true }).click();
   await expect(page.getByLabel('Pair', { exact: true })).toContainText(
     'steer-4521 vs steer-random-feature',
     { timeout: 60_000 },
@@ -96,7 +96,7 @@ test('model outputs full of HTML and script are shown as text, never run', async
   await page.getByLabel('Folder path').fill(dir);
   await page.getByRole('button', { name: 'Add folder' }).click();
   await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Examples' }).click();
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
   await page.getByLabel('Side', { exact: true }).selectOption('candidate');
   await expect(page.getByTestId('row-count')).toHaveText('3 examples');
   const detail = page.getByTestId('example-detail');

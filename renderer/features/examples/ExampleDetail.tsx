@@ -72,6 +72,25 @@ export function ExampleDetail({
     };
   }, [key, reportKey, pair, exampleId, toast]);
   const detail = loaded?.key === key ? loaded.detail : null;
+  const experimentId = useApp((s) => s.experimentId);
+  const pin = async () => {
+    if (!experimentId) return;
+    try {
+      const [latest] = await request('findings:list', { experimentId });
+      const findingId =
+        latest?.id ?? (await request('findings:create', { experimentId })).finding.id;
+      const view = await request('findings:pin', {
+        findingId,
+        reportKey,
+        pair,
+        exampleId,
+        note: '',
+      });
+      toast('info', `Pinned ${exampleId} to “${view.finding.title}”.`);
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
   if (!detail) return <div className="detail muted pad">Loading {exampleId}…</div>;
   const refLabel = comparison?.reference.condition ?? 'reference';
   const candLabel = comparison?.candidate.condition ?? 'candidate';
@@ -82,6 +101,9 @@ export function ExampleDetail({
       <header className="detail-head">
         <h3 className="mono">{detail.example_id}</h3>
         <span className="spacer" />
+        <button className="secondary" onClick={() => void pin()}>
+          Pin to finding
+        </button>
         <label className="inline">
           <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> raw
           record

@@ -1,0 +1,215 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import type { FindingView } from '../../../shared/findings';
+import { request } from '../../api';
+import { downloadText, interval, signed } from '../../format';
+import { useApp } from '../../store';
+import { Evidence, PinnedExamples } from './Evidence';
+import { History } from './History';
+import { Limitations } from './Limitations';
+import { useAutosave, type SaveState } from './useAutosave';
+
+type Staleness = RequestOutput<'findings:staleness'>;
+
+const saveLabel: Record<SaveState, string> = {
+  saved: 'All changes saved',
+  editing: 'Editing…',
+  saving: 'Saving…',
+  conflict: 'Changed elsewhere: reload to continue',
+  error: 'Not saved',
+};
+
+function StaleBanner({ staleness, onRefresh }: { staleness: Staleness; onRefresh(): void }) {
+  if (!staleness.stale) return null;
+  return (
+    <div className="banner" role="alert">
+      <div>
+        The runs this finding cites have changed since its numbers were taken (
+        {staleness.runs.map((r) => `${r.condition}: ${r.change}`).join(', ')}). The finding keeps
+        its numbers until you refresh them.
+      </div>
+      {staleness.changes.length > 0 ? (
+        <ul className="small">
+          {staleness.changes.map((c) => (
+            <li key={`${c.comparison}-${c.metric}`}>
+              {c.comparison} · {c.metric}: {signed(c.before?.difference)} {interval(c.before?.ci95)}{' '}
+              → {signed(c.after?.difference)} {interval(c.after?.ci95)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <button className="secondary" onClick={onRefresh}>
+        Refresh the numbers (new revision)
+      </button>
+    </div>
+  );
+}
+
+function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
+  const [latest, setLatest] = useState(view);
+  const onSaved = useCallback((v: FindingView) => setLatest(v), []);
+  const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
+  const [staleness, setStaleness] = useState<Staleness | null>(null);
+  const toast = useApp((s) => s.toast);
+  const findingId = view.finding.id;
+
+  useEffect(() => {
+    void request('findings:staleness', { findingId }).then(setStaleness);
+  }, [findingId, latest.revision]);
+
+  const exportAs = async (format: 'markdown' | 'html') => {
+    const file = await request('findings:export', { findingId, format });
+    downloadText(
+      file.filename,
+      file.content,
+      format === 'html' ? 'text/html;charset=utf-8' : 'text/markdown;charset=utf-8',
+    );
+  };
+  const refresh = async () => {
+    try {
+      await request('findings:refresh', { findingId });
+      onReload();
+    } catch (e) {
+      toast('error', (e as Error).message);
+    }
+  };
+  const pins = latest.body.pinned.filter((p) =>
+    draft.pinned.some(
+      (d) => d.reportKey === p.reportKey && d.pair === p.pair && d.exampleId === p.exampleId,
+    ),
+  );
+
+  return (
+    <div className="finding-layout">
+      <article className="finding-editor">
+        <header className="card-head">
+          <input
+            className="title-input"
+            aria-label="Title"
+            value={title}
+            onChange={(e) => rename(e.target.value)}
+          />
+          <span className={`save-state save-${state}`} role="status" data-testid="save-state">
+            {saveLabel[state]}
+            {state === 'saved' ? ` · revision ${latest.revision}` : ''}
+          </span>
+          {state === 'conflict' ? (
+            <button className="secondary" onClick={onReload}>
+              Reload
+            </button>
+          ) : null}
+          <span className="spacer" />
+          <button className="secondary" onClick={() => void exportAs('markdown')}>
+            Export Markdown
+          </button>
+          <button className="secondary" onClick={() => void exportAs('html')}>
+            Export HTML
+          </button>
+        </header>
+        {error && state === 'error' ? <p className="status-differs small">{error}</p> : null}
+        {staleness ? <StaleBanner staleness={staleness} onRefresh={() => void refresh()} /> : null}
+        <label className="field">
+          <span>Question</span>
+          <textarea
+            rows={2}
+            value={draft.question}
+            onChange={(e) => update({ question: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span>Claim</span>
+          <textarea
+            rows={2}
+            value={draft.claim}
+            onChange={(e) => update({ claim: e.target.value })}
+          />
+        </label>
+        <label className="field">
+          <span>Protocol</span>
+          <textarea
+            rows={8}
+            className="mono"
+            value={draft.protocol}
+            onChange={(e) => update({ protocol: e.target.value })}
+          />
+        </label>
+        <section>
+          <h3>Evidence</h3>
+          <Evidence snapshot={latest.body.snapshot} />
+        </section>
+        <section>
+          <h3>Limitations</h3>
+          <Limitations
+            items={draft.limitations}
+            onChange={(limitations) => update({ limitations })}
+          />
+        </section>
+        <section>
+          <h3>Pinned examples</h3>
+          <PinnedExamples
+            pins={pins.map((p) => ({
+              ...p,
+              note:
+                draft.pinned.find((d) => d.exampleId === p.exampleId && d.pair === p.pair)?.note ??
+                p.note,
+            }))}
+            onNote={(i, note) => {
+              const target = pins[i]!;
+              update({
+                pinned: draft.pinned.map((d) =>
+                  d.exampleId === target.exampleId && d.pair === target.pair ? { ...d, note } : d,
+                ),
+              });
+            }}
+            onRemove={(i) => {
+              const target = pins[i]!;
+              update({
+                pinned: draft.pinned.filter(
+                  (d) => !(d.exampleId === target.exampleId && d.pair === target.pair),
+                ),
+              });
+            }}
+          />
+        </section>
+        <label className="field">
+          <span>Conclusion — yours alone; Pairwise never writes it</span>
+          <textarea
+            rows={6}
+            aria-label="Conclusion"
+            placeholder="What do these results show, and what do they not?"
+            value={draft.conclusion}
+            onChange={(e) => update({ conclusion: e.target.value })}
+          />
+        </label>
+      </article>
+      <History findingId={findingId} current={latest.revision} onRestored={onReload} />
+    </div>
+  );
+}
+
+/** Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh). */
+export function FindingEditor({ findingId }: { findingId: string }) {
+  const [view, setView] = useState<FindingView | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const toast = useApp((s) => s.toast);
+  useEffect(() => {
+    let live = true;
+    request('findings:get', { findingId })
+      .then((v) => {
+        if (live) setView(v);
+      })
+      .catch((e: Error) => toast('error', e.message));
+    return () => {
+      live = false;
+    };
+  }, [findingId, reloads, toast]);
+  if (!view || view.finding.id !== findingId)
+    return <p className="muted pad">Loading the finding…</p>;
+  return (
+    <Editor
+      key={`${view.finding.id}-${view.revision}-${reloads}`}
+      view={view}
+      onReload={() => setReloads((n) => n + 1)}
+    />
+  );
+}

@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import { request } from '../../api';
+import { useApp } from '../../store';
+
+type Revisions = RequestOutput<'findings:revisions'>;
+
+/** Every saved revision, newest first; restoring makes a new revision, so nothing is lost. */
+export function History({
+  findingId,
+  current,
+  onRestored,
+}: {
+  findingId: string;
+  current: number;
+  onRestored(): void;
+}) {
+  const [revisions, setRevisions] = useState<{ key: string; rows: Revisions } | null>(null);
+  const [preview, setPreview] = useState<{ revision: number; text: string } | null>(null);
+  const toast = useApp((s) => s.toast);
+  const key = `${findingId}|${current}`;
+  useEffect(() => {
+    let live = true;
+    void request('findings:revisions', { findingId }).then((rows) => {
+      if (live) setRevisions({ key, rows });
+    });
+    return () => {
+      live = false;
+    };
+  }, [findingId, key]);
+  const rows = revisions?.key === key ? revisions.rows : [];
+  const view = async (revision: number) => {
+    const file = await request('findings:export', { findingId, format: 'markdown', revision });
+    setPreview({ revision, text: file.content });
+  };
+  const restore = async (revision: number) => {
+    try {
+      await request('findings:restore', { findingId, revision });
+      toast('info', `Restored revision ${revision} as a new revision.`);
+      setPreview(null);
+      onRestored();
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
+  return (
+    <aside className="history" aria-label="Revision history">
+      <h3>Revisions</h3>
+      <ol className="revision-list">
+        {rows.map((r) => (
+          <li key={r.revision} className={r.revision === current ? 'current' : undefined}>
+            <div>
+              <strong>#{r.revision}</strong>{' '}
+              <span className="muted small">{r.savedAt.replace('T', ' ').slice(0, 19)}</span>
+            </div>
+            <div className="muted small">{r.summary}</div>
+            <button className="link" onClick={() => void view(r.revision)}>
+              View
+            </button>
+            {r.revision !== current ? (
+              <button className="link" onClick={() => void restore(r.revision)}>
+                Restore
+              </button>
+            ) : (
+              <span className="muted small"> current</span>
+            )}
+          </li>
+        ))}
+      </ol>
+      {preview ? (
+        <div className="revision-preview">
+          <header className="card-head">
+            <h4>Revision {preview.revision}</h4>
+            <span className="spacer" />
+            <button className="link" onClick={() => setPreview(null)}>
+              Close
+            </button>
+          </header>
+          <pre className="text small">{preview.text}</pre>
+        </div>
+      ) : null}
+    </aside>
+  );
+}

@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EditableBody, FindingView } from '../../../shared/findings';
+import { request, RequestError } from '../../api';
+
+export type SaveState = 'saved' | 'editing' | 'saving' | 'conflict' | 'error';
+
+function editable(view: FindingView): EditableBody {
+  const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
+  return {
+    question,
+    claim,
+    protocol,
+    conclusion,
+    limitations,
+    pinned: pinned.map(({ reportKey, pair, exampleId, note }) => ({
+      reportKey,
+      pair,
+      exampleId,
+      note,
+    })),
+  };
+}
+
+/**
+ * The editor's draft and its autosave: every change is saved 800 ms after the last keystroke
+ * (within the one second the issue allows), each save a new revision on the one the editor
+ * started from. A save that finds a newer revision stops with "conflict" instead of overwriting it.
+ */
+export function useAutosave(initial: FindingView, onSaved: (view: FindingView) => void) {
+  const [draft, setDraft] = useState<EditableBody>(() => editable(initial));
+  const [title, setTitle] = useState(initial.finding.title);
+  const [state, setState] = useState<SaveState>('saved');
+  const [error, setError] = useState<string | null>(null);
+  const base = useRef(initial.revision);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const latest = useRef({ draft, title });
+
+  const save = useCallback(async () => {
+    timer.current = null;
+    setState('saving');
+    try {
+      const view = await request('findings:save', {
+        findingId: initial.finding.id,
+        baseRevision: base.current,
+        title: latest.current.title,
+        body: latest.current.draft,
+      });
+      base.current = view.revision;
+      setState(timer.current ? 'editing' : 'saved');
+      onSaved(view);
+    } catch (e) {
+      const conflict = e instanceof RequestError && e.code === 'conflict';
+      setState(conflict ? 'conflict' : 'error');
+      setError((e as Error).message);
+    }
+  }, [initial.finding.id, onSaved]);
+
+  const schedule = useCallback(() => {
+    setState('editing');
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => void save(), 800);
+  }, [save]);
+
+  const update = useCallback(
+    (patch: Partial<EditableBody>) => {
+      setDraft((d) => {
+        const next = { ...d, ...patch };
+        latest.current = { ...latest.current, draft: next };
+        return next;
+      });
+      schedule();
+    },
+    [schedule],
+  );
+
+  const rename = useCallback(
+    (next: string) => {
+      setTitle(next);
+      latest.current = { ...latest.current, title: next };
+      schedule();
+    },
+    [schedule],
+  );
+
+  // Leaving the editor saves what is pending rather than dropping the last second of typing.
+  useEffect(
+    () => () => {
+      if (timer.current) {
+        clearTimeout(timer.current);
+        void save();
+      }
+    },
+    [save],
+  );
+
+  return { draft, title, state, error, update, rename };
+}

@@ -1,0 +1,179 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { SyncPlan, SyncStatus } from '../../../shared/findings';
+import { request, subscribe } from '../../api';
+import { useApp } from '../../store';
+
+const stateHelp: Record<string, string> = {
+  pending: 'Waiting to be sent',
+  synced: 'Accepted by the server',
+  rejected: 'The server refused this item; see why',
+  retrying: 'Failed for a reason that may pass (network, 429, 5xx); will be retried',
+  stopped: 'Sync stopped: the server refused the key or the address',
+};
+
+/** Optional sync: off until configured, offline is normal, every item's state in view. */
+export function SyncView() {
+  const [status, setStatus] = useState<SyncStatus | null>(null);
+  const [plan, setPlan] = useState<SyncPlan | null>(null);
+  const [url, setUrl] = useState('');
+  const [key, setKey] = useState('');
+  const toast = useApp((s) => s.toast);
+
+  const load = useCallback(() => {
+    void request('sync:status', {}).then((s) => {
+      setStatus(s);
+      setUrl((current) => current || (s.endpoint ?? ''));
+    });
+  }, []);
+  useEffect(() => {
+    load();
+    return subscribe('sync:changed', load);
+  }, [load]);
+
+  const configure = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      setStatus(
+        await request('sync:configure', { url: url || null, ...(key ? { apiKey: key } : {}) }),
+      );
+      setKey('');
+      toast('info', 'Sync settings saved. The key is kept out of the database.');
+    } catch (e) {
+      toast('error', (e as Error).message);
+    }
+  };
+  const run = async (dryRun: boolean) => {
+    try {
+      const result = await request('sync:run', { dryRun });
+      setPlan(result.plan);
+      if (!dryRun) toast('info', 'Syncing…');
+    } catch (e) {
+      toast('error', (e as Error).message);
+    }
+  };
+
+  if (!status) return <p className="muted pad">Loading…</p>;
+  return (
+    <section className="sync">
+      <header className="toolbar">
+        <h2>Sync</h2>
+        <span className="muted">
+          {status.configured ? `to ${status.endpoint}` : 'off — working offline'}
+        </span>
+        <span className="spacer" />
+        <button className="secondary" onClick={() => void run(true)}>
+          What would be sent?
+        </button>
+        <button className="primary" disabled={!status.configured} onClick={() => void run(false)}>
+          Sync now
+        </button>
+      </header>
+      <div className="dashboard">
+        <form className="card sync-settings" onSubmit={(e) => void configure(e)}>
+          <h3>Endpoint</h3>
+          <label className="field">
+            <span>
+              Server address {status.endpointSource === 'env' ? '(from MECHLENS_API_URL)' : ''}
+            </span>
+            <input
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              placeholder="https://mechlens.example.org"
+              disabled={status.endpointSource === 'env'}
+            />
+          </label>
+          <label className="field">
+            <span>
+              API key{' '}
+              {status.keySource === 'env'
+                ? '(from MECHLENS_API_KEY)'
+                : status.keySource === 'store'
+                  ? '(saved; type a new one to replace it)'
+                  : '(none yet)'}
+            </span>
+            <input
+              type="password"
+              autoComplete="off"
+              value={key}
+              onChange={(e) => setKey(e.target.value)}
+              disabled={status.keySource === 'env'}
+            />
+          </label>
+          <button className="secondary" type="submit">
+            Save settings
+          </button>
+        </form>
+        <section className="card">
+          <h3>Outbox</h3>
+          <p className="muted small">
+            {Object.entries(status.counts)
+              .map(([state, n]) => `${n} ${state}`)
+              .join(' · ') || 'Nothing queued.'}
+          </p>
+          <table className="grid compact">
+            <thead>
+              <tr>
+                <th>Item</th>
+                <th>State</th>
+                <th className="num">Attempts</th>
+                <th>Next attempt</th>
+                <th>Last error</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {status.items.map((item) => (
+                <tr key={item.id}>
+                  <td className="mono">
+                    {item.kind} {item.idempotencyKey}
+                  </td>
+                  <td title={stateHelp[item.state]}>{item.state}</td>
+                  <td className="num">{item.attempts}</td>
+                  <td>{item.nextAttemptAt?.replace('T', ' ').slice(0, 19) ?? '—'}</td>
+                  <td className="wrap">{item.lastError ?? '—'}</td>
+                  <td>
+                    {item.state === 'retrying' ||
+                    item.state === 'rejected' ||
+                    item.state === 'stopped' ? (
+                      <button
+                        className="link"
+                        onClick={() => void request('sync:retryNow', { id: item.id }).then(load)}
+                      >
+                        Retry now
+                      </button>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+        {status.changedSinceSync.length > 0 ? (
+          <section className="card">
+            <h3>Changed since sync</h3>
+            <p className="muted small">
+              These runs' files changed after they were sent; they are not re-sent under the same
+              id.
+            </p>
+            <ul className="mono small">
+              {status.changedSinceSync.map((c) => (
+                <li key={c.runId}>
+                  {c.runId} (synced {c.syncedAt.slice(0, 19).replace('T', ' ')})
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {plan ? (
+          <section className="card">
+            <h3>What would be sent</h3>
+            <p className="small">
+              {plan.newRuns.length} runs not yet queued, {plan.queued.length} items waiting in the
+              outbox.
+            </p>
+          </section>
+        ) : null}
+      </div>
+    </section>
+  );
+}

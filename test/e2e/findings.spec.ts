@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
+import { serveApp, type ServedApp } from './host';
+
+let app: ServedApp;
+let server: SyncServer;
+test.beforeEach(async () => {
+  app = await serveApp(['--demo']);
+  server = await startSyncServer({ apiKey: 'e2e-secret-key' });
+});
+test.afterEach(async () => {
+  await app.stop();
+  await server.close();
+});
+
+test('draft a finding from the evidence, autosave, restore a revision, pin an example, export, sync', async ({
+  page,
+}) => {
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
+  await expect(page.getByTestId('example-detail')).toBeVisible();
+  await page.getByRole('button', { name: 'Pin to finding' }).click();
+  await expect(page.getByText(/Pinned .* to/)).toBeVisible();
+
+  await page.getByRole('button', { name: 'Findings', exact: true }).click();
+  await expect(page.getByLabel('Conclusion')).toHaveValue('');
+  await expect(
+    page.locator('label.field', { hasText: 'Question' }).locator('textarea'),
+  ).toHaveValue(/steering SAE feature 4521/);
+  await expect(
+    page.locator('label.field', { hasText: 'Protocol' }).locator('textarea'),
+  ).toHaveValue(/google\/gemma-2-2b-it/);
+  await expect(
+    page.getByText('Declared deviation: Refusals scored by substring matching, not human review.'),
+  ).toBeVisible();
+  await expect(page.locator('.pin')).toHaveCount(1);
+
+  await page.getByLabel('Conclusion').fill('First thought.');
+  await expect(page.getByTestId('save-state')).toContainText('All changes saved · revision 3');
+  await page.getByLabel('Conclusion').fill('Second thought, after looking again.');
+  await expect(page.getByTestId('save-state')).toContainText('All changes saved · revision 4');
+
+  await page
+    .locator('.revision-list li', { hasText: '#3' })
+    .getByRole('button', { name: 'Restore' })
+    .click();
+  await expect(page.getByLabel('Conclusion')).toHaveValue('First thought.');
+  await expect(page.getByTestId('save-state')).toContainText('revision 5');
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export HTML' }).click();
+  const html = fs.readFileSync((await (await download).path())!, 'utf8');
+  expect(html).toContain('First thought.');
+  expect(html).not.toMatch(/<script|src="https?:|href="https?:/i);
+
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByText('off — working offline')).toBeVisible();
+  await page.getByLabel(/Server address/).fill(server.url);
+  await page.getByLabel(/API key/).fill('e2e-secret-key');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(page.locator('.sync table')).toContainText('synced', { timeout: 30_000 });
+  await expect.poll(() => server.stored.size, { timeout: 30_000 }).toBeGreaterThanOrEqual(7);
+  const keys = [...server.stored.keys()];
+  expect(new Set(keys).size).toBe(keys.length);
+  expect(fs.readFileSync(`${app.dataDir}/pairwise.db`).includes('e2e-secret-key')).toBe(false);
+});
