@@ -11,6 +11,7 @@
 
 import type { Direction, Expectation } from '../model';
 import { BOOTSTRAP_METHOD, DEFAULT_RESAMPLES, pairedBootstrap } from './bootstrap';
+import { compareStrings } from './canonical';
 import { loggedMetrics } from './checks';
 import { numericValue, passValue } from './criteria';
 import type { Pairing } from './pairing';
@@ -161,6 +162,17 @@ export function verdictFor(
 }
 
 /** One entry per metric logged by either run, sorted by name. */
+/**
+ * Logged metrics, plus any metric both runs define over an example field without logging a
+ * value (plain JSONL exports often do): its paired difference is still worth having.
+ */
+function comparedMetrics(reference: CompareRun, candidate: CompareRun): string[] {
+  const defined = Object.keys(reference.metricDefinitions).filter(
+    (name) => sharedExampleField(reference, candidate, name) !== null,
+  );
+  return [...new Set([...loggedMetrics(reference, candidate), ...defined])].sort(compareStrings);
+}
+
 export function metricComparisons(
   experimentId: string,
   reference: CompareRun,
@@ -169,7 +181,7 @@ export function metricComparisons(
   resamples: number = DEFAULT_RESAMPLES,
 ): MetricComparison[] {
   const sign = canonicalSign(reference, candidate);
-  return loggedMetrics(reference, candidate).map((name) => {
+  return comparedMetrics(reference, candidate).map((name) => {
     const field = sharedExampleField(reference, candidate, name);
     const paired =
       field === null
