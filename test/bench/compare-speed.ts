@@ -79,7 +79,8 @@ function time<T>(label: string, run: () => T): T {
 
 const diffs = ['refused', 'score', 'grade'].map((field) =>
   Float64Array.from(reference.examples, (e, i) => {
-    const value = (v: unknown) => (v === true || v === 'C' ? 1 : v === false || v === 'I' ? 0 : Number(v));
+    const value = (v: unknown) =>
+      v === true || v === 'C' ? 1 : v === false || v === 'I' ? 0 : Number(v);
     return value(candidate.examples[i]!.fields[field]) - value(e.fields[field]);
   }),
 );
@@ -95,7 +96,9 @@ for (let round = 1; round <= 2; round++) {
   );
   if (round === 2) {
     for (const m of comparison.metrics) {
-      console.log(`  ${m.name}: n=${m.paired?.n} diff=${m.paired?.difference} ci=${JSON.stringify(m.paired?.ci95)}`);
+      console.log(
+        `  ${m.name}: n=${m.paired?.n} diff=${m.paired?.difference} ci=${JSON.stringify(m.paired?.ci95)}`,
+      );
     }
   }
 }
