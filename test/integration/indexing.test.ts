@@ -48,7 +48,7 @@ describe('indexing a folder', () => {
     ]);
     const fts = harness.service.db
       .prepare(
-        `SELECT COUNT(*) AS n FROM examples_fts WHERE examples_fts MATCH '"Prompt number 3"'`,
+        `SELECT COUNT(*) AS n FROM examples_fts WHERE examples_fts MATCH '"Prompt" "number" "3"'`,
       )
       .get() as { n: number };
     expect(fts.n).toBe(2);

@@ -17,9 +17,14 @@ interface RawPairRow {
   input: string | null;
 }
 
-/** A user's search as one FTS5 phrase: their quotes and operators are text, never syntax. */
-export function ftsPhrase(search: string): string {
-  return `"${search.replaceAll('"', '""')}"`;
+/**
+ * A user's search as FTS5 syntax: every word must appear (in input or output), each word quoted,
+ * so their quotes and operators are text, never syntax. Words are cut where the unicode61
+ * tokenizer cuts them; null when the search has no word characters at all.
+ */
+export function ftsQuery(search: string): string | null {
+  const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
+  return words ? words.map((w) => `"${w}"`).join(' ') : null;
 }
 
 export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filter'>): {
@@ -56,11 +61,13 @@ export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filte
     if (f.criterion) params.push(f.criterion);
     params.push(f.changeClass);
   }
-  if (f.search && f.search.trim()) {
+  const query = f.search ? ftsQuery(f.search) : null;
+  if (query) {
     clauses.push(`(pr.ref_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?)
       OR pr.cand_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?))`);
-    const phrase = ftsPhrase(f.search.trim());
-    params.push(phrase, phrase);
+    params.push(query, query);
+  } else if (f.search && f.search.trim()) {
+    clauses.push('0');
   }
   return { sql: clauses.join(' AND '), params };
 }

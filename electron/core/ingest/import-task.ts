@@ -2,6 +2,7 @@ import type { ImportedRun } from '../../../shared/model';
 import { sha256Files } from './hash';
 import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
+import { prepareExamples, type PreparedExamples } from './prepare';
 import { ImportProblem, type SourceUnit } from './types';
 
 export interface ImportTask {
@@ -9,7 +10,14 @@ export interface ImportTask {
 }
 
 export type ImportTaskResult =
-  | { status: 'imported'; importer: string; runs: ImportedRun[]; stat: UnitStat; sha256: string }
+  | {
+      status: 'imported';
+      importer: string;
+      runs: ImportedRun[];
+      prepared: PreparedExamples[];
+      stat: UnitStat;
+      sha256: string;
+    }
   | { status: 'skipped'; stat: UnitStat | null }
   | {
       status: 'failed';
@@ -62,7 +70,14 @@ export async function importUnitFile(
       };
     }
     if (outcome.status === 'skipped') return { status: 'skipped', stat };
-    return { status: 'imported', importer: outcome.importer, runs: outcome.runs, stat, sha256 };
+    return {
+      status: 'imported',
+      importer: outcome.importer,
+      runs: outcome.runs,
+      prepared: outcome.runs.map(prepareExamples),
+      stat,
+      sha256,
+    };
   } catch (error) {
     if (signal.aborted) throw error;
     if (error instanceof ImportProblem) {

@@ -124,7 +124,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
           : null,
     };
     if (result.status === 'imported') {
-      const written = store.writeImported(record, result.runs);
+      const written = store.writeImported(record, result.runs, result.prepared);
       stats.sources.imported++;
       stats.runs += written.runs;
       stats.examples += written.examples;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ImportedRun, JsonValue } from '../../../shared/model';
+import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
 
@@ -10,21 +11,6 @@ export interface SourceRecord {
   sha256: string | null;
   importer: string | null;
   importerVersion: string | null;
-}
-
-function sortedJson(value: JsonValue | undefined): string {
-  if (value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const keys = Object.keys(value).sort();
-    const object = value as Record<string, JsonValue>;
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(object[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
-function hash(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
 }
 
 const seedKeys = new Set(['seed', 'random_seed']);
@@ -125,13 +111,17 @@ export class IndexStore {
     return row.id;
   }
 
-  writeImported(record: SourceRecord, runs: ImportedRun[]): { runs: number; examples: number } {
+  writeImported(
+    record: SourceRecord,
+    runs: ImportedRun[],
+    prepared: PreparedExamples[] = runs.map(prepareExamples),
+  ): { runs: number; examples: number } {
     let examples = 0;
     this.db
       .transaction(() => {
         const sourceId = this.source(record, 'imported', null);
         this.deleteRunsOfSource.run(sourceId);
-        for (const run of runs) examples += this.writeRun(sourceId, record, run);
+        runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
       })
       .immediate();
     return { runs: runs.length, examples };
@@ -163,7 +153,12 @@ export class IndexStore {
     })();
   }
 
-  private writeRun(sourceId: number, record: SourceRecord, run: ImportedRun): number {
+  private writeRun(
+    sourceId: number,
+    record: SourceRecord,
+    run: ImportedRun,
+    prepared: PreparedExamples,
+  ): number {
     const experimentId = experimentIdOf(run);
     this.upsertProject.run(run.project, run.project, run.format);
     this.upsertExperiment.run({
@@ -206,21 +201,20 @@ export class IndexStore {
       source_sha256: record.sha256,
     }) as { rowid: number };
     this.db.prepare(`DELETE FROM examples WHERE run_rowid = ?`).run(rowid);
-    for (const example of run.examples) {
-      const fields = sortedJson(example.fields);
+    run.examples.forEach((example, i) => {
       this.insertExample.run(
         rowid,
         example.id,
         example.input,
         example.output,
-        fields,
+        prepared.fields[i],
         example.target,
         example.error,
-        hash(example.input),
-        hash(example.output),
-        hash(fields),
+        prepared.inputHash[i],
+        prepared.outputHash[i],
+        prepared.fieldsHash[i],
       );
-    }
+    });
     return run.examples.length;
   }
 }

@@ -148,11 +148,27 @@ describe('verdictFor', () => {
 
 describe('metrics defined but not logged', () => {
   it('still get a paired difference when both runs name the same example field', () => {
-    const definitions = { refusal_rate: { example_field: 'refused', direction: 'lower_is_better' as const } };
-    const ref = makeRun({ runId: 'a', metrics: {}, metricDefinitions: definitions, examples: [makeExample('1', { refused: true }), makeExample('2', { refused: true })] });
-    const cand = makeRun({ runId: 'b', metrics: {}, metricDefinitions: definitions, examples: [makeExample('1', { refused: false }), makeExample('2', { refused: true })] });
+    const definitions = {
+      refusal_rate: { example_field: 'refused', direction: 'lower_is_better' as const },
+    };
+    const ref = makeRun({
+      runId: 'a',
+      metrics: {},
+      metricDefinitions: definitions,
+      examples: [makeExample('1', { refused: true }), makeExample('2', { refused: true })],
+    });
+    const cand = makeRun({
+      runId: 'b',
+      metrics: {},
+      metricDefinitions: definitions,
+      examples: [makeExample('1', { refused: false }), makeExample('2', { refused: true })],
+    });
     const [m] = metricComparisons('exp', ref, cand, pairExamples(ref, cand), 500);
-    expect(m).toMatchObject({ name: 'refusal_rate', example_field: 'refused', reported: { reference: null, candidate: null, difference: null } });
+    expect(m).toMatchObject({
+      name: 'refusal_rate',
+      example_field: 'refused',
+      reported: { reference: null, candidate: null, difference: null },
+    });
     expect(m!.paired).toMatchObject({ n: 2, difference: -0.5 });
   });
 });

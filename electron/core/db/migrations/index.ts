@@ -1,6 +1,8 @@
 import { m001Initial } from './001-initial';
 import { m002Comparisons } from './002-comparisons';
 import { m003Findings } from './003-findings';
+import { m004ExplorerIndexes } from './004-explorer-indexes';
+import { m005FtsDetailColumn } from './005-fts-detail-column';
 
 export interface Migration {
   version: number;
@@ -9,6 +11,12 @@ export interface Migration {
 }
 
 /** Ordered; a migration's version is its position. Never edit a shipped migration: add one. */
-export const migrations: Migration[] = [m001Initial, m002Comparisons, m003Findings];
+export const migrations: Migration[] = [
+  m001Initial,
+  m002Comparisons,
+  m003Findings,
+  m004ExplorerIndexes,
+  m005FtsDetailColumn,
+];
 
 export const latestVersion = migrations.length;
