@@ -1,17 +1,6 @@
 import { BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
-
-export const rendererCsp = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+import { contentSecurityPolicy } from '../../shared/csp';
 
 /** Only http(s) links, and only as the result of a click the page asked us to open. */
 function isExternalLink(url: string): boolean {
@@ -30,7 +19,10 @@ export function lockDownSession(): void {
   session.defaultSession.setPermissionCheckHandler(() => false);
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [rendererCsp] },
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [contentSecurityPolicy],
+      },
     });
   });
 }

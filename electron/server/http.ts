@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { contentSecurityPolicy } from '../../shared/csp';
 import { dispatch } from '../core/dispatch';
 import type { PairwiseService } from '../core/service';
 import { hostAllowed, newToken, originAllowed, requestToken, tokenMatches } from './auth';
@@ -22,18 +23,6 @@ export interface RunningServer {
   token: string;
   close(): Promise<void>;
 }
-
-export const contentSecurityPolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 const securityHeaders = {
   'Content-Security-Policy': contentSecurityPolicy,

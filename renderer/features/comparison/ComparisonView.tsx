@@ -4,13 +4,14 @@ import { request } from '../../api';
 import { ForestPlot, type ForestRow } from '../../charts/ForestPlot';
 import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
-import { downloadText, fmt, signed } from '../../format';
+import { downloadText, fmt } from '../../format';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ChecksTable } from './ChecksTable';
 import { Coverage, CriteriaTable } from './CoverageCriteria';
 import { ExperimentPicker } from './ExperimentPicker';
 import { metricsMarkdown, MetricsTable } from './MetricsTable';
+import { ReproductionTable } from './ReproductionTable';
 
 function metricNames(report: Report): string[] {
   return [...new Set(report.comparisons.flatMap((c) => c.metrics.map((m) => m.name)))].sort();
@@ -91,28 +92,7 @@ function Reproduction({ report }: { report: Report }) {
           </span>
         ) : null}
       </h3>
-      <table className="grid compact">
-        <thead>
-          <tr>
-            <th>Metric</th>
-            <th>Condition</th>
-            <th className="num">Paper</th>
-            <th className="num">Observed</th>
-            <th className="num">Observed − paper</th>
-          </tr>
-        </thead>
-        <tbody>
-          {r.rows.map((row) => (
-            <tr key={`${row.metric}-${row.condition}`}>
-              <td>{row.metric}</td>
-              <td>{row.condition}</td>
-              <td className="num">{fmt(row.paper)}</td>
-              <td className="num">{fmt(row.observed)}</td>
-              <td className="num">{signed(row.difference)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ReproductionTable reproduction={r} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Pin, Snapshot } from '../../../shared/findings';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
+import { ReproductionTable } from '../comparison/ReproductionTable';
 
 /** The frozen numbers the finding cites: never recomputed here, only refreshed on request. */
 export function Evidence({ snapshot }: { snapshot: Snapshot }) {
@@ -24,26 +25,7 @@ export function Evidence({ snapshot }: { snapshot: Snapshot }) {
       {report.reproduction ? (
         <section className="card">
           <h4>Paper vs observed</h4>
-          <table className="grid compact">
-            <thead>
-              <tr>
-                <th>Metric</th>
-                <th>Condition</th>
-                <th className="num">Paper</th>
-                <th className="num">Observed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.reproduction.rows.map((r) => (
-                <tr key={`${r.metric}-${r.condition}`}>
-                  <td>{r.metric}</td>
-                  <td>{r.condition}</td>
-                  <td className="num">{r.paper}</td>
-                  <td className="num">{r.observed ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ReproductionTable reproduction={report.reproduction} />
         </section>
       ) : null}
     </div>
