@@ -36,7 +36,7 @@ function overrides(db: Db, experimentId: string): Map<string, ConditionOverride>
  * The conditions of an experiment with their effective role, their runs, and the run that
  * stands for each in a pairwise comparison: the hand-picked one, else the latest current run.
  * Exactly one condition is the reference: a hand-picked one wins, else the declared one, else
- * COMPARISON.md §1's name rule.
+ * COMPARISON.md §1's name rule, else the condition that finished first.
  */
 export function listConditions(db: Db, experimentId: string): ConditionRow[] {
   const runs = listRuns(db, experimentId);
@@ -85,7 +85,10 @@ export function listConditions(db: Db, experimentId: string): ConditionRow[] {
   const handPicked = rows.find((r) => chosen.get(r.name)?.role === 'reference');
   const declared = rows.filter((r) => r.role === 'reference');
   const reference =
-    handPicked?.name ?? declared[0]?.name ?? pickDefaultReference(rows.map((r) => r.name)) ?? null;
+    handPicked?.name ??
+    declared[0]?.name ??
+    pickDefaultReference(rows.map((r) => r.name)) ??
+    earliestCondition(rows);
   for (const row of rows) {
     if (row.name === reference) row.role = 'reference';
     else if (row.role === 'reference') row.role = 'unknown';
@@ -98,6 +101,20 @@ export function listConditions(db: Db, experimentId: string): ConditionRow[] {
       (a.level ?? 0) - (b.level ?? 0) ||
       a.name.localeCompare(b.name),
   );
+}
+
+/**
+ * With no declaration and no telling name, the condition whose run finished first stands in as
+ * the reference (a baseline is usually run before what is compared with it); the user can pick
+ * another in the Conditions view or with --reference.
+ */
+function earliestCondition(rows: ConditionRow[]): string | null {
+  const dated = rows.map((row) => ({
+    name: row.name,
+    at: row.runs.find((r) => r.run_id === row.representativeRunId)?.finished_at ?? '',
+  }));
+  dated.sort((a, b) => a.at.localeCompare(b.at) || a.name.localeCompare(b.name));
+  return dated[0]?.name ?? null;
 }
 
 export function listExperiments(db: Db): RequestOutput<'experiments:list'> {

@@ -175,3 +175,34 @@ describe('comparisons through the service', () => {
     });
   });
 });
+
+describe('experiments with no declared or telling reference', () => {
+  it('compare against the condition that finished first, and say which', async () => {
+    harness = makeService();
+    const root = path.join(harness.dir, 'plain');
+    writeMechlensRun(root, {
+      id: 'late',
+      name: 'model-b',
+      experiment: null,
+      examples: examples(5),
+      extra: { finished_at: '2026-02-01T00:00:00Z' },
+    });
+    writeMechlensRun(root, {
+      id: 'early',
+      name: 'model-a2',
+      experiment: null,
+      examples: examples(5),
+      extra: { finished_at: '2026-01-01T00:00:00Z' },
+    });
+    await harness.service.index([root]);
+    const conditions = await call<{ name: string; role: string }[]>('conditions:list', {
+      experimentId: 'project:test-project',
+    });
+    expect(conditions.find((c) => c.role === 'reference')?.name).toBe('model-a2');
+    const { report } = await harness.service.compare.run({
+      experimentId: 'project:test-project',
+      resamples: 200,
+    });
+    expect(report.experiment.reference).toBe('model-a2');
+  });
+});
