@@ -232,13 +232,26 @@ export const requests = {
         descending: z.boolean().default(false),
         after: z.string().max(2000).nullable().default(null),
         limit: z.number().int().min(1).max(1000).default(200),
+        /** The UI asks for the count separately so the first page is not held up by it. */
+        countTotal: z.boolean().default(true),
       })
       .strict(),
     output: z.object({
       rows: z.array(pairRowSchema),
       next: z.string().nullable(),
-      total: z.number(),
+      /** Counted on the first page only (null on later pages). */
+      total: z.number().nullable(),
     }),
+  },
+  'examples:count': {
+    input: z
+      .object({
+        reportKey: id,
+        pair: z.number().int().min(0),
+        filter: examplesFilterSchema.default({}),
+      })
+      .strict(),
+    output: z.object({ total: z.number() }),
   },
   'examples:detail': {
     input: z

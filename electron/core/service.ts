@@ -10,7 +10,7 @@ import { WorkerPool } from './jobs/pool';
 import { workerEntry } from './jobs/worker-path';
 import { librarySummary, listProblems, listRuns } from './library';
 import { ComparisonRunner } from './compare/runner';
-import { exampleDetail, pageExamples } from './compare/pager';
+import { countExamples, exampleDetail, pageExamples } from './compare/pager';
 import { NotFoundError } from './errors';
 import { examplesCsv, summaryCsv } from './export/csv';
 import { groupRunsBy, settingsFields } from './grouping';
@@ -162,6 +162,7 @@ export class PairwiseService {
     'compare:start': (settings) => ({ jobId: this.compare.start(settings).jobId }),
     'compare:report': (settings) => this.compare.cached(settings),
     'examples:page': (input) => pageExamples(this.db, input),
+    'examples:count': (input) => countExamples(this.db, input),
     'examples:detail': (input) => exampleDetail(this.db, input),
     // workbench UI (issue 4)
     'runs:groupBy': ({ experimentId, field }) => {

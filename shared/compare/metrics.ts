@@ -138,6 +138,7 @@ export function pairedDifference(
   const sorted = Float64Array.from(sample.canonical).sort();
   return {
     ...base,
+    method: boot.method,
     difference,
     ci95,
     p_value: boot.pValue,

@@ -2,7 +2,8 @@ import type { ParsedInput, RequestOutput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
 
-type PageInput = ParsedInput<'examples:page'>;
+/** The contract's page input; scripts may leave out countTotal (counted by default). */
+type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
 type PageOutput = RequestOutput<'examples:page'>;
 
 interface RawPairRow {
@@ -51,13 +52,13 @@ export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filte
     params.push(f.inputMismatch ? 1 : 0);
   }
   if (f.changeClass) {
+    // A membership test against the class index, not a per-row EXISTS: SQLite can then start
+    // from the (often few) matching ids instead of probing every row of the pair.
     clauses.push(
-      f.criterion
-        ? `EXISTS (SELECT 1 FROM pair_classes pc WHERE pc.report_key = pr.report_key AND pc.pair = pr.pair
-             AND pc.criterion = ? AND pc.class = ? AND pc.example_id = pr.example_id)`
-        : `EXISTS (SELECT 1 FROM pair_classes pc WHERE pc.report_key = pr.report_key AND pc.pair = pr.pair
-             AND pc.class = ? AND pc.example_id = pr.example_id)`,
+      `pr.example_id IN (SELECT pc.example_id FROM pair_classes pc WHERE pc.report_key = ? AND pc.pair = ?
+         ${f.criterion ? 'AND pc.criterion = ?' : ''} AND pc.class = ?)`,
     );
+    params.push(input.reportKey, input.pair);
     if (f.criterion) params.push(f.criterion);
     params.push(f.changeClass);
   }
@@ -71,6 +72,16 @@ export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filte
   }
   return { sql: clauses.join(' AND '), params };
 }
+
+/**
+ * Sorted pages walk the matching index, where SQLite's planner would sort every row first;
+ * not when a class or search filter already narrows the rows (then sorting the few is cheaper).
+ */
+const sortIndexes = {
+  example_id: '',
+  output_changed: 'INDEXED BY pair_rows_by_output',
+  behavior_changed: 'INDEXED BY pair_rows_by_behavior',
+} as const;
 
 const sortColumns = {
   example_id: 'pr.example_id',
@@ -103,7 +114,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
     .prepare(
       `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed, pr.classes,
               re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input
-       FROM pair_rows pr
+       FROM pair_rows pr ${input.filter.changeClass || input.filter.search ? '' : sortIndexes[input.sort]}
        LEFT JOIN examples re ON re.rowid = pr.ref_rowid
        LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid
        WHERE ${where.sql} ${keyset}
@@ -111,11 +122,8 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
        LIMIT ?`,
     )
     .all(...params, input.limit) as RawPairRow[];
-  const total = (
-    db
-      .prepare(`SELECT COUNT(*) AS n FROM pair_rows pr WHERE ${where.sql}`)
-      .get(...where.params) as { n: number }
-  ).n;
+  // Counting every match costs as much as a page or more: only a first page asked for it pays.
+  const total = input.after || input.countTotal === false ? null : countExamples(db, input).total;
   const last = rows.at(-1);
   const next =
     rows.length === input.limit && last
@@ -155,6 +163,17 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
       };
     }),
   };
+}
+
+export function countExamples(
+  db: Db,
+  input: Pick<PageInput, 'reportKey' | 'pair' | 'filter'>,
+): { total: number } {
+  const where = whereClause(input);
+  const row = db
+    .prepare(`SELECT COUNT(*) AS n FROM pair_rows pr WHERE ${where.sql}`)
+    .get(...where.params) as { n: number };
+  return { total: row.n };
 }
 
 export function exampleDetail(

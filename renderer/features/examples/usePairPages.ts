@@ -11,7 +11,7 @@ const PAGE = 200;
 interface Loaded {
   query: string;
   rows: PairRow[];
-  total: number;
+  total: number | null;
   next: string | null;
 }
 
@@ -52,7 +52,12 @@ export function usePairPages(
           limit: PAGE,
         });
         if (current.current !== query) return;
-        setLoaded({ query, rows: [...previous, ...page.rows], total: page.total, next: page.next });
+        setLoaded((current) => ({
+          query,
+          rows: [...previous, ...page.rows],
+          total: current?.query === query ? current.total : null,
+          next: page.next,
+        }));
       } finally {
         if (inFlight.current === mine) inFlight.current = null;
       }
@@ -64,10 +69,23 @@ export function usePairPages(
     void fetchPage(null, []);
   }, [fetchPage]);
 
+  // The count arrives on its own, after the first page: a million-row count never holds rows up.
+  const [counted, setCounted] = useState<{ query: string; total: number } | null>(null);
+  useEffect(() => {
+    if (!reportKey) return;
+    let live = true;
+    void request('examples:count', { reportKey, pair, filter }).then(({ total }) => {
+      if (live) setCounted({ query, total });
+    });
+    return () => {
+      live = false;
+    };
+  }, [query, reportKey, pair, filter]);
+
   const mine = loaded?.query === query ? loaded : null;
   return {
     rows: mine?.rows ?? [],
-    total: mine?.total ?? null,
+    total: counted?.query === query ? counted.total : null,
     loading: mine === null,
     loadMore: () => {
       if (mine?.next) void fetchPage(mine.next, mine.rows);

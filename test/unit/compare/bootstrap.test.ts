@@ -36,6 +36,7 @@ describe('pairedBootstrap', () => {
       ci95: [0, 0],
       pValue: 1,
       resamples: 100,
+      method: 'paired percentile bootstrap',
     });
     const constant = pairedBootstrap([0.1, 0.1, 0.1], SEED, 100);
     expect(constant.ci95).toEqual([constant.mean, constant.mean]);
@@ -86,5 +87,25 @@ describe('pairedBootstrap', () => {
     const rate = covered / experiments;
     expect(rate).toBeGreaterThanOrEqual(0.93);
     expect(rate).toBeLessThanOrEqual(0.97);
+  });
+});
+
+describe('very large continuous samples', () => {
+  it('switch to the normal approximation past the budget, say so, and agree with the bootstrap', () => {
+    const n = 50_000;
+    const values = new Float64Array(n);
+    let x = 12345;
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      values[i] = (x / 2 ** 31) * 10 - 4.9 + (i % 7) * 0.001;
+    }
+    const normal = pairedBootstrap(values, 'ab'.repeat(32), 10_000);
+    expect(normal.method).toMatch(/normal approximation/);
+    const boot = pairedBootstrap(values, 'ab'.repeat(32), 2_000);
+    expect(boot.method).toBe('paired percentile bootstrap');
+    expect(normal.ci95[0]).toBeCloseTo(boot.ci95[0], 2);
+    expect(normal.ci95[1]).toBeCloseTo(boot.ci95[1], 2);
+    expect(normal.ci95[0]).toBeLessThanOrEqual(normal.mean);
+    expect(normal.ci95[1]).toBeGreaterThanOrEqual(normal.mean);
   });
 });

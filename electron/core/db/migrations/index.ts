@@ -3,6 +3,7 @@ import { m002Comparisons } from './002-comparisons';
 import { m003Findings } from './003-findings';
 import { m004ExplorerIndexes } from './004-explorer-indexes';
 import { m005FtsDetailColumn } from './005-fts-detail-column';
+import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
 
 export interface Migration {
   version: number;
@@ -17,6 +18,7 @@ export const migrations: Migration[] = [
   m003Findings,
   m004ExplorerIndexes,
   m005FtsDetailColumn,
+  m006ExplorerSortIndexes,
 ];
 
 export const latestVersion = migrations.length;
