@@ -1,0 +1,224 @@
+/**
+ * Renderer long tasks in the explorer at scale: the renderer is built into a temp dir (never
+ * into the shared out/), served by the browser host over the benchmark's DB, and driven in
+ * Debian's Chromium through playwright-core while a PerformanceObserver collects every long
+ * task (> 50 ms on the renderer's main thread).
+ */
+
+import fs from 'node:fs';
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { startServer } from '../../electron/server/http';
+import { PairwiseService } from '../../electron/core/service';
+import { searchTerms } from './generate';
+
+export interface RendererArgs {
+  dbPath: string;
+  /** A temp folder for the renderer build. */
+  buildDir: string;
+}
+
+export interface Interaction {
+  label: string;
+  /** From the action until no API request has been pending for 300 ms, then a frame. */
+  seconds: number;
+  longTasks: number;
+  longestMs: number;
+  totalMs: number;
+}
+
+export interface RendererResult {
+  interactions: Interaction[];
+  error: string | null;
+}
+
+const ROOT = path.resolve(__dirname, '../..');
+/** Deep enough that the explorer holds 50 pages: the cost of a long scroll, not of one page. */
+const SCROLL_ROWS = 10_000;
+const n = (x: number) => x.toLocaleString('en-US');
+const CHROMIUM = '/usr/bin/chromium';
+
+const OBSERVER = `
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+async function buildRenderer(outDir: string): Promise<void> {
+  await build({
+    configFile: false,
+    root: path.join(ROOT, 'renderer'),
+    base: './',
+    logLevel: 'error',
+    plugins: [react()],
+    // As electron-vite does: Chromium needs no modulepreload polyfill.
+    build: { outDir, emptyOutDir: true, modulePreload: { polyfill: false } },
+  });
+}
+
+/** Waits until the page has had no API request in flight for 300 ms (the event stream aside). */
+function settler(page: Page): () => Promise<void> {
+  let pending = 0;
+  let lastChange = performance.now();
+  const isApi = (url: string) => url.includes('/api/') && !url.includes('/api/events');
+  page.on('request', (r) => {
+    if (isApi(r.url())) {
+      pending++;
+      lastChange = performance.now();
+    }
+  });
+  const done = (r: { url(): string }) => {
+    if (isApi(r.url())) {
+      pending--;
+      lastChange = performance.now();
+    }
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return async () => {
+    const deadline = performance.now() + 180_000;
+    // A click's request starts a moment after the click: give it a beat to appear.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (performance.now() < deadline) {
+      if (pending === 0 && performance.now() - lastChange > 300) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+    );
+  };
+}
+
+async function measure(
+  page: Page,
+  settle: () => Promise<void>,
+  label: string,
+  action: () => Promise<void>,
+): Promise<Interaction> {
+  // Before the first navigation the page is about:blank, without the observer.
+  await page.evaluate(() => {
+    const w = window as unknown as { __longTasks?: number[] };
+    if (w.__longTasks) w.__longTasks.length = 0;
+  });
+  const start = performance.now();
+  await action();
+  await settle();
+  // The quiet window is waiting, not work: leave it out of the interaction's time.
+  const seconds = (performance.now() - start - 300) / 1000;
+  const tasks = await page.evaluate(
+    () => (window as unknown as { __longTasks?: number[] }).__longTasks?.slice() ?? [],
+  );
+  return {
+    label,
+    seconds,
+    longTasks: tasks.length,
+    longestMs: Math.max(0, ...tasks),
+    totalMs: tasks.reduce((a, b) => a + b, 0),
+  };
+}
+
+/**
+ * A researcher's session. The criterion is chosen before the change class, and the class is
+ * cleared before the criterion, so no step asks for "any criterion" with a class: that query
+ * is quadratic on the server (see the explorer section) and would stall the session.
+ */
+async function session(page: Page, url: string, out: Interaction[]): Promise<void> {
+  const settle = settler(page);
+  const step = async (label: string, action: () => Promise<void>) => {
+    out.push(await measure(page, settle, label, action));
+  };
+  const select = (name: string, value: string) => () =>
+    page
+      .getByLabel(name, { exact: true })
+      .selectOption(value)
+      .then(() => undefined);
+  await step('open the app', async () => {
+    await page.goto(url);
+    await page
+      .getByRole('button', { name: 'Compare', exact: true })
+      .first()
+      .click({ timeout: 120_000 });
+  });
+  await step('open the Examples view (first page of all pairs)', async () => {
+    await page.getByRole('button', { name: 'Examples', exact: true }).click();
+    await page
+      .getByTestId('row-count')
+      .filter({ hasText: /examples$/ })
+      .waitFor({ timeout: 180_000 });
+  });
+  await step('filter: criterion score', select('Criterion', 'score'));
+  await step('filter: change class regressed', select('Change class', 'regressed'));
+  await step('filter: output changed yes', select('Output changed', 'yes'));
+  await step('clear: change class', select('Change class', ''));
+  await step('clear: criterion and output changed', async () => {
+    await select('Criterion', '')();
+    await select('Output changed', '')();
+  });
+  await step(`search "${searchTerms[1]}"`, async () => {
+    await page.getByLabel('Search inputs and outputs').fill(searchTerms[1]!);
+    // The box waits 250 ms after the last key before it searches.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  await step('clear the search', async () => {
+    await page.getByLabel('Search inputs and outputs').fill('');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  });
+  // The detail pane overlaps the wide grid's right-hand headers, so the click is dispatched
+  // to the header itself, as a user's click after scrolling the grid sideways would be.
+  const header = () =>
+    page.getByRole('columnheader', { name: /Output changed/ }).dispatchEvent('click');
+  await step('sort by output changed', header);
+  await step('sort by output changed, descending', header);
+  await step(
+    `scroll until ${n(SCROLL_ROWS)} rows are loaded (${SCROLL_ROWS / 200} pages)`,
+    async () => {
+      const body = page.locator('.vbody');
+      await body.hover();
+      const deadline = performance.now() + 180_000;
+      // Rows are 30 px, so the scroll height says how many rows the view holds so far.
+      while (performance.now() < deadline) {
+        const height = await body.evaluate((el) => el.scrollHeight);
+        if (height >= SCROLL_ROWS * 30) break;
+        await page.mouse.wheel(0, 6000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  );
+  await step('select a row, then the next one (j)', async () => {
+    await page.locator('.vbody [role="row"]').first().click();
+    await page.keyboard.press('j');
+    await page.getByTestId('example-detail').waitFor({ timeout: 60_000 });
+  });
+}
+
+export async function rendererPhase(args: RendererArgs): Promise<RendererResult> {
+  if (!fs.existsSync(CHROMIUM)) return { interactions: [], error: `no Chromium at ${CHROMIUM}` };
+  try {
+    await buildRenderer(args.buildDir);
+  } catch (error) {
+    return {
+      interactions: [],
+      error: `the renderer does not build: ${String(error).slice(0, 300)}`,
+    };
+  }
+  const service = new PairwiseService({ dbPath: args.dbPath, host: 'browser', version: 'bench' });
+  const server = await startServer({ service, rendererDir: args.buildDir, port: 0 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
+  // Filled step by step, so a session that breaks half-way still reports what it measured.
+  const interactions: Interaction[] = [];
+  try {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.addInitScript(OBSERVER);
+    await session(page, server.url, interactions);
+    return { interactions, error: null };
+  } catch (error) {
+    return { interactions, error: `the session stopped: ${String(error).split('\n')[0]}` };
+  } finally {
+    await browser.close();
+    await server.close();
+    await service.close();
+  }
+}

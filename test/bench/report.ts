@@ -1,0 +1,150 @@
+/**
+ * Turns the measured figures into the table printed at the end of a run and written to
+ * docs/benchmarks.md. Every number in the document comes from the run that wrote it.
+ */
+
+import { ms, secs } from './measure';
+import { buildRows } from './rows';
+import { escape, n, showQuery, type BenchResults, type LibraryResult } from './results';
+
+/** Every explorer query of both pair sizes side by side: the detail behind the percentiles. */
+function explorerDetail(libs: [string, LibraryResult | undefined][]): string[] {
+  const present = libs.filter((entry): entry is [string, LibraryResult] => !!entry[1]?.explorer);
+  if (present.length === 0) return [];
+  const first = present[0]![1].explorer!;
+  return [
+    '## Explorer queries in detail',
+    '',
+    `| query | kind | ${present.map(([label]) => `${label}: rows page / count (matches)`).join(' | ')} |`,
+    `| --- | --- | ${present.map(() => '---').join(' | ')} |`,
+    ...first.map((q, i) => {
+      const cells = present.map(([, lib]) => {
+        const r = lib.explorer![i]!;
+        const count = r.countSeconds === null ? '?' : ms(r.countSeconds);
+        return `${showQuery(r)} / ${count} (${r.total === null ? '?' : n(r.total)})`;
+      });
+      return `| ${escape(q.label)} | ${q.kind} | ${cells.join(' | ')} |`;
+    }),
+    '',
+  ];
+}
+
+function codeLine(r: BenchResults): string {
+  const { start, end } = r.code;
+  const dirty = start.dirty.length
+    ? ` plus uncommitted changes to ${start.dirty.length} product files (${start.dirty.join(', ')})`
+    : '';
+  const moved =
+    end && end.hash !== start.hash
+      ? ' **Warning: product code changed while the benchmark ran, so these figures mix versions.**'
+      : ' The product code did not change during the run.';
+  return `Code: commit ${start.commit}${dirty}.${moved}`;
+}
+
+/** Each step of the Chromium session: how long it took and what it cost the renderer. */
+function rendererDetail(libs: [string, LibraryResult | undefined][]): string[] {
+  const present = libs.filter(
+    (entry): entry is [string, LibraryResult] => (entry[1]?.renderer?.interactions.length ?? 0) > 0,
+  );
+  return present.flatMap(([label, lib]) => [
+    `## Renderer session in detail, ${label}`,
+    '',
+    '| step | time to settle | long tasks | longest | total |',
+    '| --- | --- | --- | --- | --- |',
+    ...lib.renderer!.interactions.map(
+      (s) =>
+        `| ${escape(s.label)} | ${secs(s.seconds)} | ${s.longTasks} | ${n(s.longestMs)} ms | ${n(s.totalMs)} ms |`,
+    ),
+    '',
+  ]);
+}
+
+export function renderMarkdown(r: BenchResults): string {
+  const { rows, checks, pairs } = buildRows(r);
+  const m = r.machine;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Measured ${r.date.slice(0, 16).replace('T', ' ')} UTC with \`npm run bench -- --size ${r.sizes.length === 3 ? 'all' : r.sizes.join(',')}\` (${(r.totalSeconds / 60).toFixed(1)} min).`,
+    '',
+    codeLine(r),
+    '',
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, ${m.os}, Node ${m.node}, SQLite ${m.sqlite}, DuckDB ${m.duckdb}, disk ${m.disk}.`,
+    '',
+    'Targets are reported, never asserted. Every figure is one run on this machine; files were just',
+    'written, so they are in the OS page cache for Pairwise, the baseline and DuckDB alike.',
+    `The machine is shared: other processes took at most ${Math.round(worstContention(r) * 100)}% of its CPU during any one phase (see the last section).`,
+    '',
+    '| area | measurement | result | target | met? |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${[row.area, row.what, row.result, row.target, row.met].map(escape).join(' | ')} |`,
+    ),
+    '',
+  ];
+  const missed = rows.filter((row) => row.met === 'no' && row.why);
+  if (missed.length > 0) {
+    lines.push('## Why targets were missed', '');
+    for (const row of missed) lines.push(`- **${row.area} — ${row.what}**: ${row.why}`);
+    lines.push('');
+  }
+  lines.push(...explorerDetail(pairs));
+  lines.push(...rendererDetail(pairs));
+  if (checks.length > 0)
+    lines.push('## Cross-check with DuckDB', '', ...checks.map((c) => `- ${c}`), '');
+  const errors = Object.values(r.libraries).flatMap((lib) =>
+    lib.errors.map((e) => `${lib.spec.name}: ${e}`),
+  );
+  if (errors.length > 0)
+    lines.push('## Phases that failed', '', ...errors.map((e) => `- ${e}`), '');
+  lines.push(...loadSection(r));
+  lines.push(...METHOD);
+  return lines.join('\n');
+}
+
+/** Other processes share this machine; each phase says how much CPU they took meanwhile. */
+function loadSection(r: BenchResults): string[] {
+  const phases = Object.values(r.libraries).flatMap((lib) => lib.phases);
+  if (phases.length === 0) return [];
+  const pct = (x: number) => `${Math.round(x * 100)}%`;
+  return [
+    '## Machine load during each phase',
+    '',
+    'Before each phase the driver waits (up to 3 min) for the machine to be < 20% busy. "others"',
+    'is the share of the whole machine (all cores) that other processes used while the phase ran;',
+    "above ~10% treat that phase's wall times as pessimistic.",
+    '',
+    '| phase | wall | own CPU | others | busy before |',
+    '| --- | --- | --- | --- | --- |',
+    ...phases.map(
+      (p) =>
+        `| ${p.phase} | ${secs(p.wallSeconds)} | ${secs(p.cpuSeconds)} | ${pct(p.othersShare)} | ${pct(p.busyBefore)} |`,
+    ),
+    '',
+  ];
+}
+
+export function worstContention(r: BenchResults): number {
+  const phases = Object.values(r.libraries).flatMap((lib) => lib.phases);
+  return Math.max(0, ...phases.map((p) => p.othersShare));
+}
+
+const METHOD = [
+  '## How it is measured',
+  '',
+  '- Libraries are generated deterministically (test/bench/generate.ts) in the MechLens layout',
+  '  `<dir>/.mechlens/runs/<id>.json`: per example an input of ~200 and an output of ~600',
+  '  characters (±50%), and three fields: `refused` (bool), `score` (1–5) and `length`',
+  '  (the output length). Candidates keep the reference output for 70% of examples.',
+  '- Each phase runs in a fresh child process (test/bench/child.ts), so peak RSS and JIT state',
+  '  belong to that phase alone. Peak RSS is the larger of 100 ms samples taken on a separate',
+  '  thread (so a blocked main thread cannot hide a peak) and the kernel high-water mark.',
+  '- Indexing is `PairwiseService.index` on a fresh DB; the rescan is a second call.',
+  '- Comparisons go through `service.compare.run`, i.e. the compare worker plus the writer that',
+  '  stores the explorer rows. "worker" time runs from `pool.run` to its result.',
+  '- Explorer queries call `pageExamples` on the service connection, first page, limit 200.',
+  '- DuckDB runs in-process through @duckdb/node-api on an in-memory database.',
+  '- `npm run bench -- --profile` writes a .cpuprofile per thread of every phase.',
+  '',
+];

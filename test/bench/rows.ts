@@ -1,0 +1,360 @@
+/**
+ * The rows of the results table: one per figure, with its target, whether it was met and,
+ * where it was not, why (the causes were found by profiling and EXPLAIN QUERY PLAN).
+ */
+
+import { MB, median, ms, percentile, secs } from './measure';
+import type { CompareResult } from './phase-compare';
+import type { ExplorerQuery } from './phase-explorer';
+import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
+import { QUERY_TIMEOUT_SECONDS } from './spawn';
+
+export interface Row {
+  area: string;
+  what: string;
+  result: string;
+  target: string;
+  met: '' | 'yes' | 'no';
+  why?: string;
+}
+
+const rate = (bytes: number, examples: number, seconds: number) =>
+  `${(bytes / MB / seconds).toFixed(1)} MB/s, ${n(examples / seconds)} examples/s (${secs(seconds)})`;
+const met = (pass: boolean): Row['met'] => (pass ? 'yes' : 'no');
+const ratio = (x: number) => `${x < 0.1 ? x.toFixed(3) : x.toFixed(2)}×`;
+
+function describe(lib: LibraryResult): string {
+  const s = lib.spec;
+  const runs = s.experiments * s.runsPerExperiment;
+  return `${s.name} (${n(runs)} runs × ${n(s.examples)}, ${mb(lib.bytes)}, texts ~${s.inputChars}/${s.outputChars} chars)`;
+}
+
+function indexRows(lib: LibraryResult, rssTarget: boolean): Row[] {
+  const area = `indexing ${describe(lib)}`;
+  const rows: Row[] = [];
+  const { baseline, index } = lib;
+  const parsedAll = baseline && baseline.failures.length === 0;
+  rows.push({
+    area,
+    what: 'baseline: readFileSync + JSON.parse, one thread',
+    result: !baseline
+      ? 'not measured'
+      : parsedAll
+        ? rate(baseline.bytes, baseline.examples, baseline.seconds)
+        : `cannot parse ${baseline.failures.length} of ${lib.files} files: ${baseline.failures[0]!.message}`,
+    target: '',
+    met: '',
+  });
+  if (!index)
+    return [
+      ...rows,
+      { area, what: 'service.index', result: lib.errors.join('; '), target: '', met: '' },
+    ];
+  const complete = index.failed === 0 && index.imported === lib.files;
+  rows.push({
+    area,
+    what: 'service.index on a fresh DB, end to end',
+    result: complete
+      ? `${rate(lib.bytes, index.examples, index.seconds)}; DB ${mb(index.dbBytes)}`
+      : `${index.failed} of ${lib.files} files failed: ${index.problems[0]?.message ?? '?'}`,
+    target: complete ? '' : 'indexes every file',
+    met: complete ? '' : 'no',
+    why: complete
+      ? undefined
+      : 'the MechLens reader decodes the whole file into one string; V8 caps strings at 2^29−24 chars (~512 MiB), so a run file over that cannot be read at all.',
+  });
+  if (complete && parsedAll) {
+    const r = baseline.seconds / index.seconds;
+    const writer = index.writerSeconds / index.seconds;
+    rows.push({
+      area,
+      what: 'indexing speed ÷ JSON.parse speed',
+      result: `${ratio(r)} (writer busy ${Math.round(writer * 100)}% of the wall, main thread ${Math.round(index.mainThreadBusy * 100)}%)`,
+      target: '≥ 0.8×',
+      met: met(r >= 0.8),
+      why: `the one SQLite writer on the main thread was busy ${Math.round(writer * 100)}% of the wall time: per example it inserts the row, the FTS5 trigger tokenizes input and output, and it computes three SHA-1s and a sorted-key JSON; the workers only parse.`,
+    });
+  }
+  if (complete) {
+    const peak = Math.max(index.peakRss.sampled, index.peakRss.kernel ?? 0);
+    rows.push({
+      area,
+      what: 'peak RSS while indexing (process incl. worker threads)',
+      result: `${mb(peak)} (100 ms samples: ${mb(index.peakRss.sampled)}, kernel VmHWM: ${index.peakRss.kernel === null ? 'n/a' : mb(index.peakRss.kernel)})`,
+      target: rssTarget ? '< 1 GB' : '',
+      met: rssTarget ? met(peak < 1e9) : '',
+      why: 'each in-flight unit is held whole three times: the file text, its parse in the worker, and the structured-clone copy on the main thread.',
+    });
+    rows.push({
+      area,
+      what: 'rescan of the unchanged library (second index call)',
+      result: `${secs(index.rescanSeconds)} (${n(index.rescanUnchanged)} unchanged)`,
+      target: '',
+      met: '',
+    });
+  }
+  return rows;
+}
+
+function compareRows(label: string, lib: LibraryResult, targets: boolean): Row[] {
+  const c = lib.compare;
+  const area = `comparison, ${label}`;
+  if (!c)
+    return [
+      {
+        area,
+        what: 'compare.run',
+        result: lib.errors.join('; ') || 'not measured',
+        target: '',
+        met: '',
+      },
+    ];
+  const split = (t: CompareResult['cold']) =>
+    `${secs(t.seconds)} (compare worker ${secs(t.workerSeconds)}, main thread ${secs(t.seconds - t.workerSeconds)})`;
+  return [
+    {
+      area,
+      what: `compare.run cold: first call in a fresh process, B = ${n(c.cold.resamples)}`,
+      result: split(c.cold),
+      target: '',
+      met: '',
+    },
+    {
+      area,
+      what: 'compare.run cached: same settings again',
+      result: secs(c.cached.seconds),
+      target: '',
+      met: '',
+    },
+    {
+      area,
+      what: `compare.run warm: indexed, worker up, new B = ${n(c.warm.resamples)} so the cache misses`,
+      result: `${split(c.warm)}; ${methods(c)}`,
+      target: targets ? '< 3 s' : '',
+      met: targets ? met(c.warm.seconds < 3) : '',
+      why: compareWhy(c),
+    },
+  ];
+}
+
+/** Which interval method each metric got: the engine may approximate at large n. */
+function methods(c: CompareResult): string {
+  const byMethod = new Map<string, string[]>();
+  for (const m of c.summary.metrics) {
+    const method = m.method ?? 'no interval';
+    byMethod.set(method, [...(byMethod.get(method) ?? []), m.name]);
+  }
+  return [...byMethod].map(([method, names]) => `${names.join(', ')}: ${method}`).join('; ');
+}
+
+/** The warm run's time by step: the worker's steps re-timed in-process, the rest by difference. */
+function compareWhy(c: CompareResult): string {
+  const b = c.breakdown;
+  const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
+  const transfer = Math.max(0, c.warm.workerSeconds - b.computeSeconds);
+  const write = c.warm.seconds - c.warm.workerSeconds;
+  const parts: [string, number][] = [
+    ['loading both runs from SQLite (loadRun, a JSON.parse of every fields cell)', b.loadSeconds],
+    ['checks, criteria and intervals (buildExperimentReport)', b.reportSeconds],
+    ['building the per-example explorer rows (pairRows)', rows],
+    ['handing the result from the worker to the main thread', transfer],
+    [`writing ${n(c.summary.paired)} pair rows and their class rows on the main thread`, write],
+  ];
+  return (
+    parts
+      .sort((x, y) => y[1] - x[1])
+      .map(([what, seconds]) => `${what} ${secs(seconds)}`)
+      .join(', ') + ' (the worker steps re-timed one by one in the benchmark process).'
+  );
+}
+
+/** The cause of each slow kind of query, found with EXPLAIN QUERY PLAN on the bench DB. */
+function explorerWhy(queries: ExplorerQuery[], kind: 'filter' | 'sort'): string {
+  const slow = queries
+    .filter((q) => q.seconds >= 0.3)
+    .sort((a, b) => b.seconds - a.seconds)
+    .map((q) => `${q.label} ${showQuery(q)}`);
+  const causes =
+    kind === 'filter'
+      ? [
+          queries.some((q) => q.timedOut && q.label.startsWith('any criterion'))
+            ? 'a class filter without a criterion runs an EXISTS on pair_classes that can use only (report_key, pair) of its key, so it scans all 3n class rows for each of the n pair rows (quadratic)'
+            : null,
+          'each page also runs COUNT(*) over every row that matches',
+          queries.some((q) => q.label.startsWith('search') && q.seconds >= 0.3)
+            ? 'a search first collects the FTS matches of every run in the library, then tests ref_rowid and cand_rowid against them'
+            : null,
+        ]
+      : [
+          'output_changed and behavior_changed have no (report_key, pair, column, example_id) index, so each first page sorts all n rows in a temp B-tree, then counts them',
+        ];
+  return `slow (≥ 300 ms): ${slow.join(', ') || 'none'}. ${causes.filter(Boolean).join('; ')}.`;
+}
+
+function explorerRows(label: string, lib: LibraryResult, targets: boolean): Row[] {
+  const area = `explorer first page, ${label}`;
+  const all = lib.explorer;
+  if (!all) return [{ area, what: 'pageExamples', result: 'not measured', target: '', met: '' }];
+  const rows: Row[] = (['filter', 'sort'] as const).map((kind) => {
+    const queries = all.filter((q) => q.kind === kind);
+    const times = queries.map((q) => q.seconds);
+    const p50 = median(times);
+    const p95 = percentile(times, 0.95);
+    const shown = (t: number) => showQuery(queries.find((q) => q.seconds === t)!);
+    const stopped = queries.filter((q) => q.timedOut).length;
+    return {
+      area,
+      what: `rows after a ${kind === 'filter' ? 'filter change' : 'sort'}: p50 / p95 over ${queries.length} queries (limit 200, no count)`,
+      result: `${shown(p50)} / ${shown(p95)}${stopped ? `; ${stopped} stopped at ${QUERY_TIMEOUT_SECONDS} s` : ''}`,
+      target: targets ? 'p95 < 300 ms' : '',
+      met: targets ? met(p95 < 0.3) : '',
+      why: explorerWhy(queries, kind),
+    };
+  });
+  const counts = all.flatMap((q) => (q.countSeconds === null ? [] : [q.countSeconds]));
+  if (counts.length > 0) {
+    const slowest = [...all].sort((a, b) => (b.countSeconds ?? 0) - (a.countSeconds ?? 0))[0]!;
+    rows.push({
+      area,
+      what: `count of all matches (examples:count, requested beside the page): p50 / p95 over ${counts.length}`,
+      result: `${ms(median(counts))} / ${ms(percentile(counts, 0.95))}; slowest: ${slowest.label} ${ms(slowest.countSeconds ?? 0)}`,
+      target: '',
+      met: '',
+    });
+  }
+  return rows;
+}
+
+function duckRows(label: string, lib: LibraryResult): Row[] {
+  const d = lib.duckdb;
+  const area = `vs DuckDB, ${label}`;
+  if (!d || d.error)
+    return [{ area, what: 'DuckDB', result: d?.error ?? 'not measured', target: '', met: '' }];
+  const rows: Row[] = [
+    {
+      area,
+      what: 'DuckDB cold: read_json both files + unnest + join',
+      result: `${secs(d.coldSeconds)} (load ${secs(d.loadSeconds)}; peak RSS ${mb(d.peakRss.kernel ?? d.peakRss.sampled)})`,
+      target: '',
+      met: '',
+    },
+    {
+      area,
+      what: 'DuckDB warm: the join on loaded tables (median of 3)',
+      result: secs(d.warmSeconds),
+      target: '',
+      met: '',
+    },
+  ];
+  const c = lib.compare;
+  if (!c || !lib.index) return rows;
+  const cold = lib.index.seconds + c.cold.seconds;
+  const coldRatio = cold / d.coldSeconds;
+  const warmRatio = c.warm.seconds / d.warmSeconds;
+  rows.push({
+    area,
+    what: 'Pairwise cold (index + first compare.run) ÷ DuckDB cold',
+    result: `${secs(cold)} ÷ ${secs(d.coldSeconds)} = ${ratio(coldRatio)}`,
+    target: '≤ 2×',
+    met: met(coldRatio <= 2),
+    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of it: Pairwise stores every text in SQLite with a full-text index; DuckDB keeps columns in memory and indexes nothing.`,
+  });
+  rows.push({
+    area,
+    what: 'Pairwise warm (compare.run, cache miss) ÷ DuckDB warm join',
+    result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
+    target: '≤ 1×',
+    met: met(warmRatio <= 1),
+    why: 'Pairwise re-reads both runs from SQLite row by row, computes intervals and tests, and persists one explorer row per example; DuckDB aggregates columns it already holds.',
+  });
+  return rows;
+}
+
+function rendererRow(label: string, lib: LibraryResult | undefined, ui: boolean): Row {
+  const area = `renderer long tasks${label ? `, ${label}` : ''}`;
+  const what =
+    'Chromium via the browser host: open, filter, search, sort, scroll 10,000 rows, select';
+  const none = (result: string): Row => ({ area, what, result, target: '', met: '' });
+  if (!ui) return none('not measured: the explorer UI is not built yet');
+  const result = lib?.renderer;
+  if (!result) return none('not measured');
+  const steps = result.interactions;
+  if (steps.length === 0) return none(`not measured: ${result.error ?? 'no interactions'}`);
+  const tasks = steps.reduce((sum, s) => sum + s.longTasks, 0);
+  const longest = Math.max(...steps.map((s) => s.longestMs));
+  const total = steps.reduce((sum, s) => sum + s.totalMs, 0);
+  const slowest = [...steps].sort((a, b) => b.seconds - a.seconds)[0]!;
+  return none(
+    `${n(tasks)} long tasks over ${steps.length} interactions, longest ${n(longest)} ms, ${n(total)} ms in all; slowest interaction: ${slowest.label} ${secs(slowest.seconds)}` +
+      (result.error ? `; stopped early: ${result.error}` : ''),
+  );
+}
+
+/** Whether Pairwise and DuckDB computed the same comparison: the benchmark's own sanity check. */
+function agreement(lib: LibraryResult): string | null {
+  const c = lib.compare;
+  const d = lib.duckdb;
+  if (!c || !d || d.error) return null;
+  const fieldOf: Record<string, string> = {
+    refusal_rate: 'refused',
+    mean_score: 'score',
+    mean_length: 'length',
+  };
+  const gaps = c.summary.metrics.map((m) =>
+    Math.abs((m.difference ?? NaN) - (d.differences[fieldOf[m.name] ?? ''] ?? NaN)),
+  );
+  const same =
+    c.summary.paired === d.paired &&
+    c.summary.outputChanged === d.outputChanged &&
+    gaps.every((g) => g < 1e-9);
+  return `${lib.spec.name}: ${same ? 'agree' : 'DISAGREE'} — pairs ${n(c.summary.paired)} vs ${n(d.paired)}, outputs changed ${n(c.summary.outputChanged)} vs ${n(d.outputChanged)}, largest mean-difference gap ${Math.max(...gaps).toExponential(1)}`;
+}
+
+export function buildRows(r: BenchResults): {
+  rows: Row[];
+  checks: string[];
+  pairs: [string, LibraryResult | undefined][];
+} {
+  const L = r.libraries;
+  const rows: Row[] = [];
+  const notRun = (area: string, size: string) =>
+    rows.push({
+      area,
+      what: '',
+      result: `not run (needs --size ${size} or all)`,
+      target: '',
+      met: '',
+    });
+  if (L['1gb']) rows.push(...indexRows(L['1gb'], true));
+  else notRun('indexing 1gb (1,000 runs × 1,000)', '1gb');
+  for (const lib of [L.small, L.pair100k, L.pair1m, L.pair1mShort])
+    if (lib) rows.push(...indexRows(lib, false));
+  const oneM = L.pair1m?.compare ? L.pair1m : L.pair1mShort;
+  const oneMLabel =
+    oneM === L.pair1mShort
+      ? '1M pairs (short texts: the realistic 1M file cannot be indexed)'
+      : '1M pairs';
+  const pairs: [string, LibraryResult | undefined, boolean, string][] = [
+    ['100k pairs', L.pair100k, false, 'small'],
+    [oneMLabel, oneM, true, '1m'],
+  ];
+  for (const [label, lib, targets, size] of pairs) {
+    if (lib) rows.push(...compareRows(label, lib, targets));
+    else notRun(`comparison, ${label}`, size);
+  }
+  for (const [label, lib, targets, size] of pairs) {
+    if (lib) rows.push(...explorerRows(label, lib, targets));
+    else notRun(`explorer first page, ${label}`, size);
+  }
+  for (const [label, lib] of pairs) {
+    if (lib) rows.push(rendererRow(label, lib, r.explorerUi));
+  }
+  if (!pairs.some(([, lib]) => lib)) rows.push(rendererRow('', undefined, r.explorerUi));
+  const duckLibs = [L.pair100k, L.pair1m?.duckdb ? L.pair1m : undefined, L.pair1mShort].filter(
+    (x): x is LibraryResult => !!x,
+  );
+  for (const lib of duckLibs) rows.push(...duckRows(lib.spec.name, lib));
+  if (duckLibs.length === 0) notRun('vs DuckDB', 'small');
+  const checks = duckLibs.map(agreement).filter((x): x is string => x !== null);
+  return { rows, checks, pairs: pairs.map(([label, lib]) => [label, lib]) };
+}

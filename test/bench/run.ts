@@ -1,0 +1,260 @@
+/**
+ * `npm run bench -- [--size small|1gb|1m|all] [--keep] [--profile] [--out FILE] [--render RESULTS]`
+ *
+ * Generates deterministic MechLens libraries under the OS temp dir, measures indexing,
+ * comparison, the explorer's queries and the same comparison in DuckDB, each phase in its own
+ * child process, then prints the table and writes it to docs/benchmarks.md. Targets are
+ * reported, never asserted: a slow machine must not fail a build.
+ */
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  experimentId,
+  libraryFor,
+  runId,
+  type GeneratedLibrary,
+  type LibrarySpec,
+} from './generate';
+import { codeVersion, describeMachine, timed } from './measure';
+import type { CompareArgs, CompareResult } from './phase-compare';
+import type { DuckArgs, DuckResult } from './phase-duckdb';
+import type { BaselineArgs, BaselineResult, IndexArgs, IndexResult } from './phase-index';
+import type { RendererArgs, RendererResult } from './phase-renderer';
+import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
+import { renderMarkdown } from './report';
+import type { BenchResults, LibraryResult } from './results';
+
+const REALISTIC = { inputChars: 200, outputChars: 600 };
+
+export const SPECS = {
+  small: { name: 'small', experiments: 2, runsPerExperiment: 10, examples: 1000, ...REALISTIC },
+  pair100k: {
+    name: 'pair100k',
+    experiments: 1,
+    runsPerExperiment: 2,
+    examples: 100_000,
+    ...REALISTIC,
+  },
+  '1gb': { name: '1gb', experiments: 100, runsPerExperiment: 10, examples: 1000, ...REALISTIC },
+  pair1m: {
+    name: 'pair1m',
+    experiments: 1,
+    runsPerExperiment: 2,
+    examples: 1_000_000,
+    ...REALISTIC,
+  },
+  /**
+   * The realistic 1M-example run file is ~880 MB, past V8's 512 MiB string limit, which both
+   * Pairwise's reader and the JSON.parse baseline hit. Shorter texts keep the same million
+   * pairs under it, so comparison, explorer and DuckDB can still be measured at 1M.
+   */
+  pair1mShort: {
+    name: 'pair1m-short',
+    experiments: 1,
+    runsPerExperiment: 2,
+    examples: 1_000_000,
+    inputChars: 60,
+    outputChars: 180,
+  },
+} satisfies Record<string, LibrarySpec>;
+
+export type Size = 'small' | '1gb' | '1m';
+const SIZES: Size[] = ['small', '1gb', '1m'];
+const RESAMPLES = 10_000;
+
+interface Options {
+  sizes: Size[];
+  keep: boolean;
+  profile: boolean;
+  out: string;
+  /** Re-render the document from a saved results file instead of measuring. */
+  render: string | null;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = {
+    sizes: ['small'],
+    keep: false,
+    profile: false,
+    out: 'docs/benchmarks.md',
+    render: null,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => argv[++i] ?? '';
+    if (arg === '--size' || arg.startsWith('--size=')) {
+      const raw = arg.includes('=') ? arg.split('=')[1]! : value();
+      const sizes = raw === 'all' ? SIZES : raw.split(',');
+      if (!sizes.every((s): s is Size => (SIZES as string[]).includes(s)))
+        throw new Error(`--size takes small, 1gb, 1m or all (got "${raw}")`);
+      options.sizes = sizes;
+    } else if (arg === '--keep') options.keep = true;
+    else if (arg === '--profile') options.profile = true;
+    else if (arg === '--out') options.out = value();
+    else if (arg === '--render') options.render = value();
+    else
+      throw new Error(
+        `unknown option ${arg}; usage: npm run bench -- --size small|1gb|1m|all [--keep] [--profile] [--out FILE] [--render RESULTS]`,
+      );
+  }
+  return options;
+}
+
+const log = (line: string) =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+async function measureLibrary(
+  spec: LibrarySpec,
+  root: string,
+  options: Options,
+  pair: boolean,
+): Promise<LibraryResult> {
+  const runs = spec.experiments * spec.runsPerExperiment;
+  log(`${spec.name}: generating ${runs} runs × ${spec.examples.toLocaleString('en-US')} examples`);
+  const generated = await timed(() => libraryFor(spec, root, log));
+  const library: GeneratedLibrary = generated.value;
+  const result: LibraryResult = {
+    spec,
+    bytes: library.bytes,
+    examples: library.examples,
+    files: library.files.length,
+    generateSeconds: generated.seconds,
+    errors: [],
+    phases: [],
+  };
+  const run = async <T>(name: string, args: unknown): Promise<T | undefined> => {
+    const outcome = await runPhase<T>(root, name, args, options.profile);
+    result.phases.push({ ...outcome.meta, phase: `${spec.name} ${name}` });
+    if (outcome.ok) return outcome.value;
+    result.errors.push(`${name}: ${outcome.error}`);
+    return undefined;
+  };
+  log(`${spec.name}: ${(library.bytes / 1e6).toFixed(0)} MB in ${library.files.length} files`);
+  log(`${spec.name}: JSON.parse baseline`);
+  result.baseline = await run<BaselineResult>('baseline', {
+    files: library.files,
+  } satisfies BaselineArgs);
+  const dbPath = path.join(root, `${spec.name}.db`);
+  log(`${spec.name}: service.index on a fresh DB, then a rescan`);
+  const indexArgs: IndexArgs = { dir: library.dir, dbPath, bytes: library.bytes };
+  result.index = await run<IndexResult>('index', indexArgs);
+  const indexedAll = result.index?.failed === 0 && result.index.imported === library.files.length;
+  if (pair && indexedAll) {
+    log(`${spec.name}: compare.run cold, cached, warm (B = ${RESAMPLES.toLocaleString('en-US')})`);
+    const args: CompareArgs = { dbPath, experimentId: experimentId(spec, 0), resamples: RESAMPLES };
+    result.compare = await run<CompareResult>('compare', args);
+  }
+  if (result.compare) {
+    log(`${spec.name}: explorer first pages (each query stopped after ${QUERY_TIMEOUT_SECONDS} s)`);
+    const explorer = await runExplorer(root, dbPath, result.compare.reportKey, options.profile);
+    result.explorer = explorer.queries;
+    result.phases.push(
+      ...explorer.meta.map((m, i) => ({ ...m, phase: `${spec.name} explorer #${i + 1}` })),
+    );
+    if (hasExplorerUi()) {
+      log(`${spec.name}: renderer long tasks in Chromium`);
+      const buildDir = path.join(root, 'renderer-build');
+      result.renderer = await run<RendererResult>('renderer', {
+        dbPath,
+        buildDir,
+      } satisfies RendererArgs);
+      fs.rmSync(buildDir, { recursive: true, force: true });
+    }
+  }
+  if (pair) {
+    log(`${spec.name}: DuckDB load + join`);
+    const file = (r: number) =>
+      library.files.find((f) => path.basename(f) === `${runId(spec, 0, r)}.json`)!;
+    result.duckdb = await run<DuckResult>('duckdb', {
+      reference: { file: file(0), runId: runId(spec, 0, 0) },
+      candidate: { file: file(1), runId: runId(spec, 0, 1) },
+    } satisfies DuckArgs);
+  }
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+  if (!options.keep) fs.rmSync(library.dir, { recursive: true, force: true });
+  return result;
+}
+
+/** The renderer phase needs the explorer UI (issue 10: skip it until someone builds it). */
+function hasExplorerUi(): boolean {
+  return fs.existsSync(path.resolve(__dirname, '../../renderer/features/examples'));
+}
+
+const REPO = path.resolve(__dirname, '../..');
+const RAW_RESULTS = path.join(os.tmpdir(), 'pairwise-bench-results.json');
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.render) {
+    const saved = JSON.parse(fs.readFileSync(options.render, 'utf8')) as BenchResults;
+    fs.writeFileSync(path.resolve(options.out), renderMarkdown(saved));
+    log(`rewrote ${options.out} from ${options.render}`);
+    return;
+  }
+  // --keep reuses one well-known folder across runs; otherwise a fresh one, removed at the end.
+  const root = options.keep
+    ? path.join(os.tmpdir(), 'pairwise-bench')
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-bench-'));
+  fs.mkdirSync(root, { recursive: true });
+  const cleanup = () => {
+    if (!options.keep) fs.rmSync(root, { recursive: true, force: true });
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      cleanup();
+      process.exit(130);
+    });
+  log(`sizes: ${options.sizes.join(', ')}; working in ${root}${options.keep ? ' (kept)' : ''}`);
+  const probe = new Database(':memory:');
+  const sqlite = (probe.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+  probe.close();
+  const started = new Date();
+  const results: BenchResults = {
+    date: started.toISOString(),
+    sizes: options.sizes,
+    machine: describeMachine(sqlite, '', root),
+    explorerUi: hasExplorerUi(),
+    libraries: {},
+    totalSeconds: 0,
+    code: { start: codeVersion(REPO), end: null },
+  };
+  try {
+    const want = (size: Size) => options.sizes.includes(size);
+    const L = results.libraries;
+    if (want('small')) {
+      L.small = await measureLibrary(SPECS.small, root, options, false);
+      L.pair100k = await measureLibrary(SPECS.pair100k, root, options, true);
+    }
+    if (want('1gb')) L['1gb'] = await measureLibrary(SPECS['1gb'], root, options, false);
+    if (want('1m')) {
+      L.pair1m = await measureLibrary(SPECS.pair1m, root, options, true);
+      // Only when the realistic file cannot be indexed: then the 1M figures come from this one.
+      if (!L.pair1m.compare)
+        L.pair1mShort = await measureLibrary(SPECS.pair1mShort, root, options, true);
+    }
+  } finally {
+    cleanup();
+  }
+  const duck = Object.values(results.libraries).find((l) => l.duckdb?.version)?.duckdb?.version;
+  results.machine.duckdb = duck ?? 'not run';
+  results.totalSeconds = (Date.now() - started.getTime()) / 1000;
+  results.code.end = codeVersion(REPO);
+  if (results.code.end.hash !== results.code.start.hash)
+    log('warning: product code changed while the benchmark ran; the figures mix versions');
+  // Raw figures beside the temp dir: `--render FILE` rewrites the document from them.
+  fs.writeFileSync(RAW_RESULTS, JSON.stringify(results, null, 1));
+  const markdown = renderMarkdown(results);
+  console.log(`\n${markdown}`);
+  fs.writeFileSync(path.resolve(options.out), markdown);
+  log(`raw results: ${RAW_RESULTS}`);
+  log(`wrote ${options.out} (${(results.totalSeconds / 60).toFixed(1)} min)`);
+  if (options.profile) log(`CPU profiles (one per thread) are in ${PROFILE_DIR}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
