@@ -98,13 +98,19 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Exits once stdout and stderr are written out. A pipe to a slower reader (`| jq`, a test
+ * harness) holds at most 64 KB: the rest of a report waits in Node's buffer, and exiting at once
+ * would cut it off there.
+ */
+function exitWhenFlushed(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 if (require.main === module || process.env.PAIRWISE_CLI_MAIN === '1') {
   setWorkerDir(__dirname);
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(`pairwise: ${String(error)}\n`);
-      process.exit(1);
-    },
-  );
+  main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
+    process.stderr.write(`pairwise: ${String(error)}\n`);
+    exitWhenFlushed(1);
+  });
 }

@@ -5,12 +5,13 @@ import {
   type ContractError,
   type Result,
 } from '../../shared/contract';
-import { ConflictError, NotFoundError } from './errors';
+import { BadRequestError, ConflictError, NotFoundError } from './errors';
 import type { PairwiseService } from './service';
 
 function toError(error: unknown): ContractError {
   if (error instanceof NotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof ConflictError) return { code: 'conflict', message: error.message };
+  if (error instanceof BadRequestError) return { code: 'bad_request', message: error.message };
   return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
 }
 

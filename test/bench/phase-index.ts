@@ -53,6 +53,16 @@ export interface IndexArgs {
   dir: string;
   dbPath: string;
   bytes: number;
+  /** Also index once more with the FTS trigger dropped, to measure what full-text costs. */
+  whatIfNoFts?: boolean;
+}
+
+/** The same pass on a fresh DB without the per-row FTS5 trigger, then one bulk FTS rebuild. */
+export interface NoFtsWhatIf {
+  seconds: number;
+  writerSeconds: number;
+  /** `INSERT INTO examples_fts(examples_fts) VALUES ('rebuild')` after the pass. */
+  rebuildSeconds: number;
 }
 
 export interface IndexResult {
@@ -73,10 +83,11 @@ export interface IndexResult {
   rescanUnchanged: number;
   dbBytes: number;
   closeSeconds: number;
+  noFts: NoFtsWhatIf | null;
 }
 
 /** Wraps the writer without touching product code: the prototype is shared by the service. */
-function instrumentWriter(): { seconds: () => number } {
+function instrumentWriter(): { seconds: () => number; reset: () => void } {
   let total = 0;
   const original = IndexStore.prototype.writeImported;
   IndexStore.prototype.writeImported = function (
@@ -90,7 +101,37 @@ function instrumentWriter(): { seconds: () => number } {
       total += performance.now() - start;
     }
   };
-  return { seconds: () => total / 1000 };
+  return {
+    seconds: () => total / 1000,
+    reset: () => {
+      total = 0;
+    },
+  };
+}
+
+/**
+ * A diagnostic, not a product path: drops the trigger that feeds examples_fts row by row in
+ * a throw-away DB, indexes the same files, then builds the full-text index in one go.
+ */
+async function withoutFts(args: IndexArgs, writer: ReturnType<typeof instrumentWriter>) {
+  const dbPath = `${args.dbPath}.nofts`;
+  const service = new PairwiseService({ dbPath, host: 'cli', version: 'bench' });
+  try {
+    service.db.exec('DROP TRIGGER examples_ai');
+    writer.reset();
+    const pass = await timed(() => service.index([args.dir]));
+    const rebuild = await timed(() =>
+      service.db.exec(`INSERT INTO examples_fts(examples_fts) VALUES ('rebuild')`),
+    );
+    return {
+      seconds: pass.seconds,
+      writerSeconds: writer.seconds(),
+      rebuildSeconds: rebuild.seconds,
+    };
+  } finally {
+    await service.close();
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
+  }
 }
 
 function sizeOnDisk(dbPath: string): number {
@@ -114,6 +155,8 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
     const stats = first.value.value;
     const rescan = await timed(() => service.index([args.dir]));
     const closed = await timed(() => service.close());
+    const writerSeconds = writer.seconds();
+    const noFts = args.whatIfNoFts ? await withoutFts(args, writer) : null;
     return {
       seconds: first.seconds,
       runs: stats.runs,
@@ -121,7 +164,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       imported: stats.sources.imported,
       failed: stats.sources.failed,
       problems: stats.problems.slice(0, 3),
-      writerSeconds: writer.seconds(),
+      writerSeconds,
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,
@@ -129,6 +172,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       rescanUnchanged: rescan.value.sources.unchanged,
       dbBytes: sizeOnDisk(args.dbPath),
       closeSeconds: closed.seconds,
+      noFts,
     };
   } finally {
     await sampler.close();

@@ -29,7 +29,15 @@ function describe(lib: LibraryResult): string {
   return `${s.name} (${n(runs)} runs × ${n(s.examples)}, ${mb(lib.bytes)}, texts ~${s.inputChars}/${s.outputChars} chars)`;
 }
 
-function indexRows(lib: LibraryResult, rssTarget: boolean): Row[] {
+/** The FTS what-if measured on the 100k pair, for the indexing why-line (see phase-index.ts). */
+function ftsWhy(probe: LibraryResult | undefined): string {
+  const index = probe?.index;
+  const f = index?.noFts;
+  if (!index || !f) return '';
+  return ` Most of the writer's time is the per-row FTS5 trigger: on ${probe.spec.name} the same pass without it took ${secs(f.seconds)} (writer ${secs(f.writerSeconds)}) instead of ${secs(index.seconds)} (writer ${secs(index.writerSeconds)}), and building the whole full-text index in one go afterwards took ${secs(f.rebuildSeconds)}.`;
+}
+
+function indexRows(lib: LibraryResult, rssTarget: boolean, probe?: LibraryResult): Row[] {
   const area = `indexing ${describe(lib)}`;
   const rows: Row[] = [];
   const { baseline, index } = lib;
@@ -55,7 +63,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean): Row[] {
     area,
     what: 'service.index on a fresh DB, end to end',
     result: complete
-      ? `${rate(lib.bytes, index.examples, index.seconds)}; DB ${mb(index.dbBytes)}`
+      ? `${rate(lib.bytes, index.examples, index.seconds)}; DB ${mb(index.dbBytes)}; main thread blocked up to ${secs(index.blockedSeconds ?? 0)} at once`
       : `${index.failed} of ${lib.files} files failed: ${index.problems[0]?.message ?? '?'}`,
     target: complete ? '' : 'indexes every file',
     met: complete ? '' : 'no',
@@ -72,7 +80,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean): Row[] {
       result: `${ratio(r)} (writer busy ${Math.round(writer * 100)}% of the wall, main thread ${Math.round(index.mainThreadBusy * 100)}%)`,
       target: '≥ 0.8×',
       met: met(r >= 0.8),
-      why: `the one SQLite writer on the main thread was busy ${Math.round(writer * 100)}% of the wall time: per example it inserts the row, the FTS5 trigger tokenizes input and output, and it computes three SHA-1s and a sorted-key JSON; the workers only parse.`,
+      why: `the one SQLite writer, on the main thread, was busy ${Math.round(writer * 100)}% of the wall time while the workers parse; one unit is one transaction.${ftsWhy(probe)}`,
     });
   }
   if (complete) {
@@ -158,37 +166,39 @@ function compareWhy(c: CompareResult): string {
     ['checks, criteria and intervals (buildExperimentReport)', b.reportSeconds],
     ['building the per-example explorer rows (pairRows)', rows],
     ['handing the result from the worker to the main thread', transfer],
-    [`writing ${n(c.summary.paired)} pair rows and their class rows on the main thread`, write],
+    [
+      `writing ${n(c.summary.paired)} pair rows and their class rows (one per criterion) on the main thread, blocking it up to ${secs(c.warm.blockedSeconds ?? 0)} at once`,
+      write,
+    ],
   ];
   return (
     parts
       .sort((x, y) => y[1] - x[1])
-      .map(([what, seconds]) => `${what} ${secs(seconds)}`)
-      .join(', ') + ' (the worker steps re-timed one by one in the benchmark process).'
+      .map(([what, seconds]) => `${secs(seconds)} ${what}`)
+      .join('; ') + ' (the worker steps re-timed one by one in the benchmark process).'
   );
 }
 
-/** The cause of each slow kind of query, found with EXPLAIN QUERY PLAN on the bench DB. */
+/**
+ * The cause of each slow kind of query, found with EXPLAIN QUERY PLAN on the 1M-pair DB: the
+ * labels say which filter was slow, the text says why that filter's plan is slow.
+ */
 function explorerWhy(queries: ExplorerQuery[], kind: 'filter' | 'sort'): string {
-  const slow = queries
-    .filter((q) => q.seconds >= 0.3)
-    .sort((a, b) => b.seconds - a.seconds)
-    .map((q) => `${q.label} ${showQuery(q)}`);
-  const causes =
-    kind === 'filter'
-      ? [
-          queries.some((q) => q.timedOut && q.label.startsWith('any criterion'))
-            ? 'a class filter without a criterion runs an EXISTS on pair_classes that can use only (report_key, pair) of its key, so it scans all 3n class rows for each of the n pair rows (quadratic)'
-            : null,
-          'each page also runs COUNT(*) over every row that matches',
-          queries.some((q) => q.label.startsWith('search') && q.seconds >= 0.3)
-            ? 'a search first collects the FTS matches of every run in the library, then tests ref_rowid and cand_rowid against them'
-            : null,
-        ]
-      : [
-          'output_changed and behavior_changed have no (report_key, pair, column, example_id) index, so each first page sorts all n rows in a temp B-tree, then counts them',
-        ];
-  return `slow (≥ 300 ms): ${slow.join(', ') || 'none'}. ${causes.filter(Boolean).join('; ')}.`;
+  const slow = queries.filter((q) => q.seconds >= 0.3).sort((a, b) => b.seconds - a.seconds);
+  const has = (prefix: string) => slow.some((q) => q.label.includes(prefix));
+  const causes = [
+    has('unchanged') || has('improved') || has('regressed')
+      ? 'a class filter is an IN over pair_classes, so SQLite first collects every matching id into a temporary index (2.4M rows for "unchanged" on three criteria at 1M pairs) before the first row comes out'
+      : null,
+    has('search')
+      ? 'a search lists the full-text matches of both runs (1.7M rowids for a common word at 1M pairs) and still walks every pair row testing ref_rowid OR cand_rowid, so even a word that matches nothing walks the whole pair'
+      : null,
+    kind === 'sort' && slow.length > 0
+      ? 'the sort cannot use its index when a filter is set'
+      : null,
+  ].filter(Boolean);
+  const list = slow.map((q) => `${q.label} ${showQuery(q)}`).join(', ') || 'none';
+  return `slow (≥ 300 ms): ${list}.${causes.length ? ` ${causes.join('; ')}.` : ''}`;
 }
 
 function explorerRows(label: string, lib: LibraryResult, targets: boolean): Row[] {
@@ -257,7 +267,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(cold)} ÷ ${secs(d.coldSeconds)} = ${ratio(coldRatio)}`,
     target: '≤ 2×',
     met: met(coldRatio <= 2),
-    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of it: Pairwise stores every text in SQLite with a full-text index; DuckDB keeps columns in memory and indexes nothing.`,
+    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every text in SQLite behind a full-text index, one row and one FTS5 entry at a time on one writer; DuckDB parses with all cores into memory and indexes nothing.`,
   });
   rows.push({
     area,
@@ -265,7 +275,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
     target: '≤ 1×',
     met: met(warmRatio <= 1),
-    why: 'Pairwise re-reads both runs from SQLite row by row, computes intervals and tests, and persists one explorer row per example; DuckDB aggregates columns it already holds.',
+    why: `DuckDB aggregates columns it already holds; Pairwise's warm time is ${compareWhy(c)}`,
   });
   return rows;
 }
@@ -325,10 +335,10 @@ export function buildRows(r: BenchResults): {
       target: '',
       met: '',
     });
-  if (L['1gb']) rows.push(...indexRows(L['1gb'], true));
+  if (L['1gb']) rows.push(...indexRows(L['1gb'], true, L.pair100k));
   else notRun('indexing 1gb (1,000 runs × 1,000)', '1gb');
   for (const lib of [L.small, L.pair100k, L.pair1m, L.pair1mShort])
-    if (lib) rows.push(...indexRows(lib, false));
+    if (lib) rows.push(...indexRows(lib, false, L.pair100k));
   const oneM = L.pair1m?.compare ? L.pair1m : L.pair1mShort;
   const oneMLabel =
     oneM === L.pair1mShort

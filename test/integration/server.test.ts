@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../electron/server/http';
 import { makeServer } from '../fixtures/service';
 
 type Harness = Awaited<ReturnType<typeof makeServer>>;
@@ -192,5 +195,156 @@ describe('browser host', () => {
     expect((await upload('batch=b1&name=run.exe', 'MZ')).status).toBe(400);
     expect((await upload('batch=..&name=x.json', '{}')).status).toBe(400);
     expect((await upload('batch=b2&name=x.json', '{}', 'wrong')).status).toBe(401);
+  });
+});
+
+/** Whether anything accepts a TCP connection at this address and port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('browser host, hostile callers (issue 7)', () => {
+  it("listens on 127.0.0.1 only: not on the machine's other addresses, nor on ::1", async () => {
+    harness = await makeServer();
+    const { port } = harness.server;
+    expect(await accepts('127.0.0.1', port)).toBe(true);
+    const others = Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a) => a && !a.internal)
+      .map((a) => a!.address);
+    for (const address of [...others, '::1']) {
+      expect(await accepts(address, port), address).toBe(false);
+    }
+  });
+
+  it("makes a new token per launch: one server's token opens nothing on another", async () => {
+    harness = await makeServer();
+    const other = await startServer({
+      service: harness.service,
+      rendererDir: harness.rendererDir,
+    });
+    try {
+      expect(other.token).not.toBe(harness.server.token);
+      expect(other.token.length).toBeGreaterThanOrEqual(32);
+      const res = await raw(other.port, {
+        method: 'POST',
+        path: '/api/request',
+        headers: {
+          Host: `127.0.0.1:${other.port}`,
+          'Content-Type': 'application/json',
+          Authorization: `Bearer ${harness.server.token}`,
+        },
+        body: JSON.stringify({ name: 'app:info', input: {} }),
+      });
+      expect(res.status).toBe(401);
+      const page = await raw(other.port, {
+        path: `/?token=${harness.server.token}`,
+        headers: { Host: `127.0.0.1:${other.port}` },
+      });
+      expect(page.status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('refuses Host headers and Origins that are not this loopback port', async () => {
+    harness = await makeServer();
+    const h = harness;
+    const { port } = h.server;
+    for (const host of [
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `127.0.0.1.evil.example:${port}`,
+      `localhost.evil.example:${port}`,
+      `0.0.0.0:${port}`,
+      `[::ffff:127.0.0.1]:${port}`,
+    ]) {
+      expect((await api(h, { name: 'app:info', input: {} }, { Host: host })).status, host).toBe(
+        403,
+      );
+    }
+    expect(
+      (await api(h, { name: 'app:info', input: {} }, { Host: `localhost:${port}` })).status,
+    ).toBe(200);
+    for (const origin of [
+      'null',
+      `https://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port + 1}`,
+      `http://127.0.0.1:${port}.evil.example`,
+      'file://',
+    ]) {
+      expect(
+        (await api(h, { name: 'app:info', input: {} }, { Origin: origin })).status,
+        origin,
+      ).toBe(403);
+    }
+    // Even with the token, a cross-origin upload is refused.
+    const upload = await raw(port, {
+      method: 'POST',
+      path: '/api/upload?batch=b&name=x.json',
+      headers: {
+        Host: `127.0.0.1:${port}`,
+        Origin: 'http://evil.example',
+        Authorization: `Bearer ${h.server.token}`,
+      },
+      body: '{}',
+    });
+    expect(upload.status).toBe(403);
+  });
+
+  it('lists no folder: /assets/ and /assets are 404', async () => {
+    harness = await makeServer();
+    fs.mkdirSync(path.join(harness.rendererDir, 'assets'));
+    fs.writeFileSync(path.join(harness.rendererDir, 'assets', 'index-abc.js'), 'console.log(2)');
+    const host = `127.0.0.1:${harness.server.port}`;
+    for (const p of ['/assets/', '/assets', '/assets/.', '/./assets/', '/assets//']) {
+      const res = await raw(harness.server.port, { path: p, headers: { Host: host } });
+      expect(res.status, p).toBe(404);
+      expect(res.body).not.toContain('index-abc.js');
+    }
+    expect(
+      (await raw(harness.server.port, { path: '/assets/index-abc.js', headers: { Host: host } }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('serves nothing outside the renderer folder, however the path is spelt', async () => {
+    harness = await makeServer();
+    const secret = path.join(harness.dir, 'secret.txt');
+    fs.writeFileSync(secret, 'top secret');
+    fs.mkdirSync(path.join(harness.rendererDir, 'assets'));
+    // A folder inside the served one that links out of it.
+    fs.symlinkSync(harness.dir, path.join(harness.rendererDir, 'assets', 'out'));
+    const host = `127.0.0.1:${harness.server.port}`;
+    for (const p of [
+      '/%252e%252e/secret.txt',
+      '/%252e%252e%252fsecret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/.%2e/secret.txt',
+      '//etc/passwd',
+      '/%2fetc%2fpasswd',
+      `/${secret}`,
+      '/assets/out/secret.txt',
+      '/assets/out/pairwise.db',
+      '/..\\secret.txt',
+      '/%c0%ae%c0%ae/secret.txt',
+      '/secret.txt%00.js',
+    ]) {
+      const res = await raw(harness.server.port, { path: p, headers: { Host: host } });
+      expect(res.status, p).toBe(404);
+      expect(res.body).not.toContain('top secret');
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { ParsedInput, RequestOutput } from '../../../shared/contract';
 import type { Db } from '../db/open';
-import { NotFoundError } from '../errors';
+import { BadRequestError, NotFoundError } from '../errors';
 
 /** The contract's page input; scripts may leave out countTotal (counted by default). */
 type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
@@ -89,6 +89,27 @@ const sortColumns = {
   behavior_changed: 'pr.behavior_changed',
 } as const;
 
+/** `after` is a `next` this pager made; anything else (a forged or stale cursor) is refused. */
+function readCursor(after: string): [number | string, string] {
+  let cursor: unknown;
+  try {
+    cursor = JSON.parse(after);
+  } catch {
+    cursor = null;
+  }
+  if (
+    Array.isArray(cursor) &&
+    cursor.length === 2 &&
+    (typeof cursor[0] === 'number' || typeof cursor[0] === 'string') &&
+    typeof cursor[1] === 'string'
+  ) {
+    return cursor as [number | string, string];
+  }
+  throw new BadRequestError(
+    'That page cursor was not made by this list: start again from the first page.',
+  );
+}
+
 /**
  * One page of a pair's examples, filtered and sorted in SQL and paged by key (never OFFSET):
  * `next` is the (sort value, example id) of the last row, opaque to the caller.
@@ -103,7 +124,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   const params = [...where.params];
   let keyset = '';
   if (input.after) {
-    const [value, id] = JSON.parse(input.after) as [number | string, string];
+    const [value, id] = readCursor(input.after);
     keyset =
       input.sort === 'example_id'
         ? `AND pr.example_id ${op} ?`

@@ -14,7 +14,10 @@ import { whereClause } from '../compare/pager';
 import type { Db } from '../db/open';
 
 function toCsv(header: string[], rows: CsvCell[][]): string {
-  return stringify([header, ...rows], { record_delimiter: '\r\n' });
+  // csv-stringify quotes a cell holding the whole record delimiter (CRLF) but not a lone CR or
+  // LF, which every reader takes as the end of the row: multi-line outputs would split rows, and
+  // a line that starts with `=` would reach a spreadsheet as a formula.
+  return stringify([header, ...rows], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
 }
 
 export function summaryCsv(report: Report): string {

@@ -2,6 +2,7 @@ import type { ImportedRun } from '../../../shared/model';
 import { sha256Files } from './hash';
 import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
+import { checkImportedRuns } from './limits';
 import { prepareExamples, type PreparedExamples } from './prepare';
 import { ImportProblem, type SourceUnit } from './types';
 
@@ -70,6 +71,13 @@ export async function importUnitFile(
       };
     }
     if (outcome.status === 'skipped') return { status: 'skipped', stat };
+    try {
+      checkImportedRuns(outcome.runs);
+    } catch (error) {
+      throw error instanceof ImportProblem
+        ? new ImportProblem(error.message, error.importer ?? outcome.importer)
+        : error;
+    }
     return {
       status: 'imported',
       importer: outcome.importer,

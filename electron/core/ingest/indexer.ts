@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { JobProgress } from '../../../shared/jobs';
 import type { Db } from '../db/open';
 import type { WorkerPool } from '../jobs/pool';
-import { statUnit } from './identity';
+import { statUnit, type UnitStat } from './identity';
 import type { ImportTask, ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { scanPaths } from './scan';
@@ -43,6 +43,24 @@ function isUnchanged(row: SourceRow | undefined, unit: SourceUnit): boolean {
     return stat.size === row.size && stat.mtimeMs === row.mtime_ms;
   } catch {
     return false;
+  }
+}
+
+/** What a person should know when the worker reading a file died instead of answering. */
+function workerDied(error: unknown): string {
+  const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
+  if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return 'Pairwise ran out of memory reading this file: it holds more than can be indexed in one piece. Write the run as several smaller files and index again.';
+  }
+  const detail = error instanceof Error ? error.message : String(error);
+  return `the indexing worker stopped while reading this file (${detail}); the other files were indexed. This is a bug in Pairwise: please report it with the file if you can.`;
+}
+
+function unknownIdentity(unit: SourceUnit): { stat: UnitStat | null; sha256: null } {
+  try {
+    return { stat: statUnit(unit), sha256: null };
+  } catch {
+    return { stat: null, sha256: null };
   }
 }
 
@@ -144,7 +162,19 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     while (next < work.length && !signal.aborted) {
       const unit = work[next++]!;
       const task: ImportTask = { unit };
-      const result = await pool.run<ImportTaskResult>(task, { signal });
+      let result: ImportTaskResult;
+      try {
+        result = await pool.run<ImportTaskResult>(task, { signal });
+      } catch (error) {
+        if (signal.aborted) return;
+        // A worker that died on one file (out of memory, a native crash) fails that file only.
+        result = {
+          status: 'failed',
+          importer: null,
+          message: workerDied(error),
+          ...unknownIdentity(unit),
+        };
+      }
       if (signal.aborted) return;
       handle(unit, result);
     }

@@ -113,7 +113,7 @@ export async function readTextFile(
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const tooBig = (size: number) =>
     new ImportProblem(
-      `the file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one file`,
+      `the file is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} limit for one file; write the run as several smaller files and index again`,
     );
   let bytes: Buffer;
   try {
@@ -309,9 +309,39 @@ export function checkDepth(value: unknown): void {
   }
 }
 
+/**
+ * JSON.parse holds every value of a document at once, at some 30 bytes of heap each; a file of
+ * nothing but `[],[],…` would need many times its size and end the process. Past this many
+ * values a whole-file parse is refused (ten million small examples are about 40 million).
+ */
+export const MAX_JSON_VALUES = 50_000_000;
+/** Below this size a document cannot hold MAX_JSON_VALUES values worth worrying about. */
+const COUNT_VALUES_FROM_CHARS = 64 * 1024 ** 2;
+
+/**
+ * An upper bound on the values in JSON text, counted up to `stopAt`: every value but the
+ * first follows a ',' or an opening bracket (commas inside strings only make it higher).
+ */
+export function countJsonValues(text: string, stopAt = Infinity): number {
+  let n = 1;
+  for (const mark of [',', '[', '{']) {
+    for (let i = text.indexOf(mark); i !== -1 && n <= stopAt; i = text.indexOf(mark, i + 1)) n++;
+  }
+  return n;
+}
+
 /** JSON.parse with messages a person can act on; `label` names the part of a larger file. */
-export function parseJson(text: string, label?: string): unknown {
+export function parseJson(
+  text: string,
+  label?: string,
+  maxValues = text.length > COUNT_VALUES_FROM_CHARS ? MAX_JSON_VALUES : Infinity,
+): unknown {
   const prefix = label ? `${label}: ` : '';
+  if (maxValues !== Infinity && countJsonValues(text, maxValues) > maxValues) {
+    throw new ImportProblem(
+      `${prefix}the JSON holds more than ${count(maxValues)} values, more than Pairwise can read in one piece without running out of memory; write the run as several smaller files and index again`,
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -106,12 +106,20 @@ export async function send(request: SendRequest): Promise<SendOutcome> {
     };
   }
   const status = response.status;
-  if (status >= 200 && status < 300) return { kind: 'synced', url: urlOf(text) };
+  // Whatever the server sends back may quote the key (a proxy echoing headers): it is stored
+  // and shown, so it is redacted like every other text from the server.
+  if (status >= 200 && status < 300) {
+    const url = urlOf(text);
+    return { kind: 'synced', url: url === null ? null : redact(url, key) };
+  }
   if (status >= 300 && status < 400)
     return {
       kind: 'stop',
       status,
-      message: `The server redirected (${status}) to ${response.headers.get('location') ?? 'another address'}: set that address for sync.`,
+      message: redact(
+        `The server redirected (${status}) to ${response.headers.get('location') ?? 'another address'}: set that address for sync.`,
+        key,
+      ),
     };
   const detail = redact(detailOf(text), key);
   if (status === 401)

@@ -76,7 +76,7 @@ describe('readTextFile', () => {
   it('enforces the size cap with both sizes in the message', async () => {
     const file = writeFile(dir, 'big.json', 'x'.repeat(3000));
     expect(await problemOf(readTextFile(file, { maxBytes: 2048 }))).toBe(
-      'the file is 2.9 KB, over the 2 KB limit for one file',
+      'the file is 2.9 KB, over the 2 KB limit for one file; write the run as several smaller files and index again',
     );
   });
 

@@ -12,6 +12,7 @@ import {
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
 import { parseJson, readJsonLines, readTextFile } from '../read';
+import { MAX_EXAMPLES_PER_RUN, tooManyExamples } from '../limits';
 import { ImportProblem, type ImportContext } from '../types';
 import {
   describeType,
@@ -195,6 +196,8 @@ export async function importGenericJsonl(file: string, ctx: ImportContext): Prom
       }
       const exampleId = String(id);
       check(exampleId, lineNo);
+      // Stops reading at the limit, so a huge file never sits in memory whole.
+      if (examples.length >= MAX_EXAMPLES_PER_RUN) throw tooManyExamples(null);
       examples.push({
         id: exampleId,
         input: textOf(input),
@@ -301,6 +304,7 @@ export async function importGenericCsv(file: string, ctx: ImportContext): Promis
   ctx.onBytes?.(Buffer.byteLength(text));
   const [header, ...rows] = parseCsv(text);
   if (!header) throw new ImportProblem('the file has no header row');
+  if (rows.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(rows.length);
   const names = header.cells.map((name) => name.trim());
   const lower = headerNames(header.cells);
   const warnings: string[] = [];

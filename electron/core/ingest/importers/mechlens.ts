@@ -12,6 +12,7 @@ import {
   type Role,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
+import { MAX_EXAMPLES_PER_RUN, tooManyExamples } from '../limits';
 import { ImportProblem } from '../types';
 import { compact, int, isRecord, jsonObject, str, utcIso } from './json-values';
 
@@ -165,6 +166,8 @@ function readExamples(raw: unknown): ImportedExample[] {
       `"examples" should be a list of examples, but it is ${describeType(raw)}`,
     );
   }
+  // Refused before anything is built from them: the parsed list is all the memory spent so far.
+  if (raw.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(raw.length);
   // Example numbers in messages count from 1, as a person reading the file would.
   const seen = new Map<string, number>();
   return raw.map((item: unknown, index): ImportedExample => {

@@ -1,0 +1,127 @@
+import type { ImportedExample, ImportedRun } from '../../../shared/model';
+import { ImportProblem } from './types';
+
+/**
+ * Checks every importer's output passes through in the index worker, before the run is sent to
+ * the writer: a per-run example limit, text SQLite can store faithfully, and ids that stay
+ * distinct once stored.
+ */
+
+/**
+ * Indexing holds a run's examples in memory several times over (parsed, mapped, sent to the
+ * writer), about 600 MB per million small examples at peak. Twice the largest run we benchmark
+ * (test/bench, 1M examples) keeps a legitimate run well inside that, and a hostile one out.
+ */
+export const MAX_EXAMPLES_PER_RUN = 2_000_000;
+
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** `found` is null when a streaming reader stopped at the limit without counting the rest. */
+export function tooManyExamples(found: number | null): ImportProblem {
+  const how = found === null ? `more than ${count(MAX_EXAMPLES_PER_RUN)}` : count(found);
+  return new ImportProblem(
+    `the run holds ${how} examples, over the limit of ${count(MAX_EXAMPLES_PER_RUN)} per run ` +
+      '(every example costs memory while it is indexed); write it as several smaller runs, ' +
+      'for example one per shard of the dataset, or as a sample, and index again',
+  );
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+/** Ids of printable ASCII (the usual case) are the same in every normalization form. */
+const MAY_NORMALIZE = /[^ -~\t\n\r]/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * JSON can carry lone surrogates ("\ud800"), which are not Unicode text. SQLite would store
+ * them as invalid UTF-8 that reads back as other characters, so an id could never be found
+ * again; they are replaced by U+FFFD, as a UTF-8 encoder does.
+ */
+export function wellFormed(text: string): string {
+  return SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\ufffd') : text;
+}
+
+function wellFormedOrNull(text: string | null): string | null {
+  return text === null ? null : wellFormed(text);
+}
+
+/** An id as a person can tell it apart from a look-alike: non-ASCII as \u escapes. */
+export function showId(id: string): string {
+  const escaped = id.replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `"${escaped.length > 80 ? `${escaped.slice(0, 79)}…` : escaped}"`;
+}
+
+function cleanExample(example: ImportedExample): void {
+  example.input = wellFormed(example.input);
+  example.output = wellFormed(example.output);
+  example.target = wellFormedOrNull(example.target);
+  example.error = wellFormedOrNull(example.error);
+}
+
+/** Lone surrogates in ids: replaced, then refused if two ids became one. */
+function cleanIds(examples: ImportedExample[]): void {
+  if (!examples.some((example) => SURROGATE.test(example.id))) return;
+  const ids = new Map<string, string>();
+  for (const example of examples) {
+    const original = example.id;
+    example.id = wellFormed(original);
+    const other = ids.get(example.id);
+    if (other !== undefined) {
+      throw new ImportProblem(
+        `example ids ${showId(other)} and ${showId(original)} contain invalid UTF-16 ` +
+          '(lone surrogates); once that is replaced they are the same id, so their examples ' +
+          'cannot be told apart. Fix the ids where the run is written',
+      );
+    }
+    ids.set(example.id, original);
+  }
+}
+
+/**
+ * Ids are compared byte for byte, so "é" as one code point (NFC) and as e + combining accent
+ * (NFD) are two ids. That is kept (normalizing would merge examples a producer kept apart),
+ * but a run that holds both gets a warning, since other runs may use only one form.
+ */
+function normalizationWarning(examples: ImportedExample[]): string | null {
+  const byNfc = new Map<string, string>();
+  const clashes: string[] = [];
+  for (const { id } of examples) {
+    if (!MAY_NORMALIZE.test(id)) continue;
+    const nfc = id.normalize('NFC');
+    const other = byNfc.get(nfc);
+    if (other === undefined) byNfc.set(nfc, id);
+    else if (other !== id) clashes.push(`${showId(other)} and ${showId(id)}`);
+  }
+  if (clashes.length === 0) return null;
+  const list = clashes.slice(0, 3).join(', ') + (clashes.length > 3 ? ', …' : '');
+  return (
+    `${count(clashes.length)} pair(s) of example ids differ only in Unicode normalization (${list}); ` +
+    'they are kept as different examples, so check that the runs you compare write ids in one form'
+  );
+}
+
+export function checkImportedRuns(runs: ImportedRun[]): void {
+  for (const run of runs) {
+    if (run.examples.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(run.examples.length);
+    run.runId = wellFormed(run.runId);
+    run.project = wellFormed(run.project);
+    run.formatVersion = wellFormedOrNull(run.formatVersion);
+    run.codeCommit = wellFormedOrNull(run.codeCommit);
+    run.startedAt = wellFormedOrNull(run.startedAt);
+    run.finishedAt = wellFormedOrNull(run.finishedAt);
+    run.condition.name = wellFormed(run.condition.name);
+    run.condition.series = wellFormedOrNull(run.condition.series);
+    if (run.experiment) {
+      run.experiment.id = wellFormed(run.experiment.id);
+      run.experiment.name = wellFormed(run.experiment.name);
+      run.experiment.question = wellFormedOrNull(run.experiment.question);
+      run.experiment.claim = wellFormedOrNull(run.experiment.claim);
+    }
+    cleanIds(run.examples);
+    for (const example of run.examples) cleanExample(example);
+    const warning = normalizationWarning(run.examples);
+    if (warning) run.warnings.push(warning);
+  }
+}

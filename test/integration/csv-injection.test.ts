@@ -1,0 +1,172 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dispatch } from '../../electron/core/dispatch';
+import { csvValue, parseCsv } from '../../electron/core/ingest/importers/generic';
+import { EXAMPLE_CSV_HEADER, SUMMARY_CSV_HEADER } from '../../shared/compare/csv';
+import { runCli } from '../fixtures/cli';
+import { writeMechlensRun } from '../fixtures/formats';
+import { makeService, type Harness } from '../fixtures/service';
+import { tempDir } from '../fixtures/tmp';
+
+/**
+ * COMPARISON.md §7 against hostile data: every text cell that a spreadsheet would run as a
+ * formula starts with a single quote, numbers stay numbers, and no cell's line break can split a
+ * row (which would put the rest of a cell at the start of a new row, unescaped).
+ */
+
+const FORMULA = /^[=+\-@\t\r]/;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const IDS = [
+  '=1+1',
+  '+1',
+  '-1',
+  '@A1',
+  '\tTAB',
+  '\rCR',
+  'plain',
+  '=HYPERLINK("http://evil.example","x")',
+  'two\n=lines',
+  'cr\r=inside',
+];
+
+let cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.reverse()) await c();
+  cleanups = [];
+});
+
+function library(dir: string): string {
+  const lib = path.join(dir, 'lib');
+  const examplesFor = (candidate: boolean) =>
+    IDS.map((id, k) => ({
+      id,
+      input: `=cmd|' /C calc'!A${k}\n@SUM(1)`,
+      output: candidate ? `+${k} changed\r\n-next line` : `-${k} same`,
+      fields: { score: candidate ? -k : k - 1.5, '@label': candidate ? '=evil' : '-ok' },
+    }));
+  const metrics = (value: number) => ({
+    metrics: { '=m': value },
+    metric_definitions: { '=m': { example_field: 'score', direction: 'higher_is_better' } },
+  });
+  writeMechlensRun(lib, {
+    id: '+run-ref',
+    name: '=reference()',
+    experiment: { id: '@exp', role: 'reference' },
+    examples: examplesFor(false),
+    extra: metrics(-0.5),
+  });
+  writeMechlensRun(lib, {
+    id: '-run-int',
+    name: '-2+3',
+    experiment: { id: '@exp', role: 'intervention' },
+    examples: examplesFor(true),
+    extra: metrics(0.25),
+  });
+  return lib;
+}
+
+/** Parses an export and checks every cell; returns the rows as header → cell records. */
+function checkCsv(content: string, header: string[], valueColumns: string[]) {
+  const rows = parseCsv(content).map((r) => r.cells);
+  expect(rows[0]).toEqual(header);
+  const records = rows.slice(1).map((cells) => {
+    // A split row would come back short or long.
+    expect(cells).toHaveLength(header.length);
+    return Object.fromEntries(header.map((name, i) => [name, cells[i]!]));
+  });
+  for (const record of records) {
+    for (const [column, cell] of Object.entries(record)) {
+      if (valueColumns.includes(column) && NUMBER.test(cell)) continue;
+      expect(cell, `${column}: ${JSON.stringify(cell)}`).not.toMatch(FORMULA);
+    }
+  }
+  return records;
+}
+
+/** What a cell must hold for a text value: the text, after a quote if it could be a formula. */
+const escaped = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
+
+function checkExamples(content: string): void {
+  const records = checkCsv(content, EXAMPLE_CSV_HEADER, ['reference_value', 'candidate_value']);
+  expect(records.length).toBeGreaterThanOrEqual(IDS.length * 2);
+  expect(new Set(records.map((r) => r.example_id))).toEqual(new Set(IDS.map(escaped)));
+  for (const r of records) {
+    expect(r.experiment_id).toBe("'@exp");
+    expect(r.reference_condition).toBe("'=reference()");
+    expect(r.candidate_condition).toBe("'-2+3");
+    expect(r.reference_run_id).toBe("'+run-ref");
+    expect(r.candidate_run_id).toBe("'-run-int");
+    const id = r.example_id!;
+    const k = IDS.indexOf(id.startsWith("'") && FORMULA.test(id.slice(1)) ? id.slice(1) : id);
+    expect(k, id).toBeGreaterThanOrEqual(0);
+    expect(r.input).toBe(`'=cmd|' /C calc'!A${k}\n@SUM(1)`);
+    expect(r.candidate_output).toBe(`'+${k} changed\r\n-next line`);
+    if (r.criterion === 'score') {
+      // Numbers stay numbers, negative ones included.
+      expect(csvValue(r.reference_value!)).toBe(k - 1.5);
+      expect(csvValue(r.candidate_value!)).toBe(-k || 0);
+    }
+    if (r.criterion === "'@label") {
+      expect([r.reference_value, r.candidate_value]).toEqual(["'-ok", "'=evil"]);
+    }
+  }
+}
+
+describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
+  it('quotes formula-leading cells and keeps rows whole: CLI compare --format csv and summary-csv', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const db = path.join(t.dir, 'p.db');
+    expect(runCli(['index', library(t.dir), '--db', db]).status).toBe(0);
+    const csv = runCli(['compare', '--db', db, '--format', 'csv', '--resamples', '200']);
+    expect(csv.status, csv.stderr).toBe(0);
+    checkExamples(csv.stdout);
+    const summary = runCli([
+      'compare',
+      '--db',
+      db,
+      '--format',
+      'summary-csv',
+      '--resamples',
+      '200',
+    ]);
+    expect(summary.status, summary.stderr).toBe(0);
+    const records = checkCsv(summary.stdout, SUMMARY_CSV_HEADER, [
+      'reported_reference',
+      'reported_candidate',
+      'reported_difference',
+      'paired_difference',
+      'ci_low',
+      'ci_high',
+    ]);
+    expect(records.map((r) => r.metric)).toContain("'=m");
+    const m = records.find((r) => r.metric === "'=m")!;
+    expect(csvValue(m.reported_reference!)).toBe(-0.5);
+  });
+
+  it('does the same through the contract (export:examplesCsv, export:summaryCsv)', async () => {
+    const harness: Harness = makeService();
+    cleanups.push(() => harness.close());
+    await harness.service.index([library(harness.dir)]);
+    const { key } = await harness.service.compare.run({ experimentId: '@exp', resamples: 200 });
+    const all = await dispatch(harness.service, 'export:examplesCsv', { reportKey: key });
+    if (!all.ok) throw new Error(all.error.message);
+    const value = all.value as { content: string; rows: number; filename: string };
+    checkExamples(value.content);
+    expect(value.rows).toBe(parseCsv(value.content).length - 1);
+    expect(value.filename).not.toMatch(/[/\\]|^[-.]/);
+    const filtered = await dispatch(harness.service, 'export:examplesCsv', {
+      reportKey: key,
+      pair: 0,
+      filter: { search: 'calc' },
+    });
+    if (!filtered.ok) throw new Error(filtered.error.message);
+    checkCsv((filtered.value as { content: string }).content, EXAMPLE_CSV_HEADER, [
+      'reference_value',
+      'candidate_value',
+    ]);
+    const summary = await dispatch(harness.service, 'export:summaryCsv', { reportKey: key });
+    if (!summary.ok) throw new Error(summary.error.message);
+    expect((summary.value as { content: string }).content).toContain("'=m");
+  });
+});
