@@ -1,10 +1,5 @@
-import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
-
-/** Debian's Chromium where it is installed (Playwright cannot download its own here). */
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
-  fs.existsSync(p),
-);
+import { chromiumArgs, systemChromium } from './test/e2e/browser';
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -16,15 +11,7 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     launchOptions: {
       ...(systemChromium ? { executablePath: systemChromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      args: chromiumArgs,
     },
   },
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from '@playwright/test';
+import { chromiumArgs, systemChromium } from './browser';
 import { serveApp } from './host';
 
 /**
@@ -8,9 +9,6 @@ import { serveApp } from './host';
  * docs/screenshots/ (the README uses them). Rerun after changing what a screen shows.
  */
 const out = path.resolve(__dirname, '../../docs/screenshots');
-const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) =>
-  fs.existsSync(p),
-);
 const scheme = (process.env.PAIRWISE_SCHEME as 'light' | 'dark' | undefined) ?? 'light';
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -45,15 +43,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(out, { recursive: true });
   const app = await serveApp(['--demo']);
   const browser = await chromium.launch({
-    ...(executablePath ? { executablePath } : {}),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    ...(systemChromium ? { executablePath: systemChromium } : {}),
+    args: chromiumArgs,
   });
   try {
     const page = await browser.newPage({

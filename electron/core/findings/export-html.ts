@@ -1,6 +1,14 @@
 import type { FindingView, Pin } from '../../../shared/findings';
 import { forestPlotSvg } from './forest-plot';
-import { exportedAt, interval, keptLimitations, metricRows, num, type MetricRow } from './view';
+import {
+  exportedAt,
+  interval,
+  keptLimitations,
+  METRIC_COLUMNS,
+  metricRows,
+  num,
+  type MetricRow,
+} from './view';
 
 /**
  * A finding as one self-contained HTML file: inline CSS, inline SVG charts, no scripts and no
@@ -39,18 +47,7 @@ function text(value: string, empty: string): string {
 
 function metricsTable(rows: MetricRow[]): string {
   if (rows.length === 0) return '<p class="empty">The report has no metrics.</p>';
-  const head = [
-    'Comparison',
-    'Metric',
-    'Reference',
-    'Candidate',
-    'n',
-    'Difference',
-    '95% CI',
-    'Resamples',
-    'Expected',
-    'Verdict',
-  ];
+  const head = METRIC_COLUMNS;
   const body = rows.map(
     (r) =>
       `<tr><td>${e(r.comparison)}</td><td>${e(r.metric)}</td><td class="num">${e(r.reference)}</td>` +

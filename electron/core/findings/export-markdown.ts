@@ -1,5 +1,13 @@
 import type { FindingView, Pin } from '../../../shared/findings';
-import { exportedAt, interval, keptLimitations, metricRows, num, type MetricRow } from './view';
+import {
+  exportedAt,
+  interval,
+  keptLimitations,
+  METRIC_COLUMNS,
+  metricRows,
+  num,
+  type MetricRow,
+} from './view';
 
 /**
  * A finding as one Markdown file. The researcher's own fields are Markdown already and go in as
@@ -34,18 +42,7 @@ function section(title: string, text: string, empty: string): string {
 function metricsTable(rows: MetricRow[]): string {
   if (rows.length === 0) return '_The report has no metrics._';
   return table(
-    [
-      'Comparison',
-      'Metric',
-      'Reference',
-      'Candidate',
-      'n',
-      'Difference',
-      '95% CI',
-      'Resamples',
-      'Expected',
-      'Verdict',
-    ],
+    METRIC_COLUMNS,
     rows.map((r) => [
       mdCell(r.comparison),
       mdCell(r.metric),

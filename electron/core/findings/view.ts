@@ -81,3 +81,17 @@ export function exportFileName(view: FindingView, extension: 'md' | 'html'): str
 export function exportedAt(): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z');
 }
+
+/** The column heads of the metrics table, the same in the Markdown and the HTML export. */
+export const METRIC_COLUMNS = [
+  'Comparison',
+  'Metric',
+  'Reference',
+  'Candidate',
+  'n',
+  'Difference',
+  '95% CI',
+  'Resamples',
+  'Expected',
+  'Verdict',
+];
