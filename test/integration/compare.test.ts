@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/dispatch';
 import { examples, writeMechlensRun } from '../fixtures/formats';
-import { makeService, type Harness } from '../fixtures/service';
+import { callOk, makeService, type Harness } from '../fixtures/service';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -11,10 +10,8 @@ afterEach(async () => {
   harness = null;
 });
 
-async function call<T>(name: string, input: unknown): Promise<T> {
-  const result = await dispatch(harness!.service, name, input);
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
+function call<T>(name: string, input: unknown): Promise<T> {
+  return callOk<T>(harness!.service, name, input);
 }
 
 function library(dir: string): string {

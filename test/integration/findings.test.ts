@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import type { EditableBody, FindingView, Staleness } from '../../shared/findings';
 import { examples, writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
-import { makeService, type Harness } from '../fixtures/service';
+import { callOk, makeService, type Harness } from '../fixtures/service';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -12,10 +12,8 @@ afterEach(async () => {
   harness = null;
 });
 
-async function call<T>(name: string, input: unknown): Promise<T> {
-  const result = await dispatch(harness!.service, name, input);
-  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-  return result.value as T;
+function call<T>(name: string, input: unknown): Promise<T> {
+  return callOk<T>(harness!.service, name, input);
 }
 
 async function callError(name: string, input: unknown): Promise<{ code: string; message: string }> {

@@ -12,6 +12,32 @@ function fromTri(value: string): boolean | undefined {
   return value === '' ? undefined : value === 'yes';
 }
 
+/** An any / yes / no choice for a boolean filter. */
+function YesNo({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: boolean | undefined;
+  onChange(value: boolean | undefined): void;
+}) {
+  return (
+    <label className="inline">
+      {label}
+      <select
+        aria-label={label[0]!.toUpperCase() + label.slice(1)}
+        value={tri(value)}
+        onChange={(e) => onChange(fromTri(e.target.value))}
+      >
+        <option value="">any</option>
+        <option value="yes">yes</option>
+        <option value="no">no</option>
+      </select>
+    </label>
+  );
+}
+
 export function Filters({
   criteria,
   searchRef,
@@ -81,30 +107,16 @@ export function Filters({
           ))}
         </select>
       </label>
-      <label className="inline">
-        output changed
-        <select
-          aria-label="Output changed"
-          value={tri(filter.outputChanged)}
-          onChange={(e) => update({ outputChanged: fromTri(e.target.value) })}
-        >
-          <option value="">any</option>
-          <option value="yes">yes</option>
-          <option value="no">no</option>
-        </select>
-      </label>
-      <label className="inline">
-        behaviour changed
-        <select
-          aria-label="Behaviour changed"
-          value={tri(filter.behaviorChanged)}
-          onChange={(e) => update({ behaviorChanged: fromTri(e.target.value) })}
-        >
-          <option value="">any</option>
-          <option value="yes">yes</option>
-          <option value="no">no</option>
-        </select>
-      </label>
+      <YesNo
+        label="output changed"
+        value={filter.outputChanged}
+        onChange={(outputChanged) => update({ outputChanged })}
+      />
+      <YesNo
+        label="behaviour changed"
+        value={filter.behaviorChanged}
+        onChange={(behaviorChanged) => update({ behaviorChanged })}
+      />
       <label className="inline">
         in
         <select
