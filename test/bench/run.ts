@@ -3,8 +3,9 @@
  *
  * Generates deterministic MechLens libraries under the OS temp dir, measures indexing,
  * comparison, the explorer's queries and the same comparison in DuckDB, each phase in its own
- * child process, then prints the table and writes it to docs/benchmarks.md. Targets are
- * reported, never asserted: a slow machine must not fail a build.
+ * child process, then prints the table and writes it to docs/benchmarks.md (for `all`; a
+ * partial run writes to the temp dir unless --out says otherwise). Targets are reported,
+ * never asserted: a slow machine must not fail a build.
  */
 
 import fs from 'node:fs';
@@ -69,7 +70,8 @@ interface Options {
   sizes: Size[];
   keep: boolean;
   profile: boolean;
-  out: string;
+  /** Where the table goes; by default docs/benchmarks.md for `all`, else the temp dir. */
+  out: string | null;
   /** Re-render the document from a saved results file instead of measuring. */
   render: string | null;
 }
@@ -79,7 +81,7 @@ function parseArgs(argv: string[]): Options {
     sizes: ['small'],
     keep: false,
     profile: false,
-    out: 'docs/benchmarks.md',
+    out: null,
     render: null,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -186,14 +188,16 @@ function hasExplorerUi(): boolean {
 }
 
 const REPO = path.resolve(__dirname, '../..');
+const DOC = path.join(REPO, 'docs/benchmarks.md');
 const RAW_RESULTS = path.join(os.tmpdir(), 'pairwise-bench-results.json');
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   if (options.render) {
     const saved = JSON.parse(fs.readFileSync(options.render, 'utf8')) as BenchResults;
-    fs.writeFileSync(path.resolve(options.out), renderMarkdown(saved));
-    log(`rewrote ${options.out} from ${options.render}`);
+    const out = options.out ?? DOC;
+    fs.writeFileSync(path.resolve(out), renderMarkdown(saved));
+    log(`rewrote ${out} from ${options.render}`);
     return;
   }
   // --keep reuses one well-known folder across runs; otherwise a fresh one, removed at the end.
@@ -250,9 +254,15 @@ async function main(): Promise<void> {
   fs.writeFileSync(RAW_RESULTS, JSON.stringify(results, null, 1));
   const markdown = renderMarkdown(results);
   console.log(`\n${markdown}`);
-  fs.writeFileSync(path.resolve(options.out), markdown);
+  // A partial run must not replace the committed report, which `all` produces.
+  const out =
+    options.out ??
+    (options.sizes.length === SIZES.length
+      ? DOC
+      : path.join(os.tmpdir(), 'pairwise-benchmarks.md'));
+  fs.writeFileSync(path.resolve(out), markdown);
   log(`raw results: ${RAW_RESULTS}`);
-  log(`wrote ${options.out} (${(results.totalSeconds / 60).toFixed(1)} min)`);
+  log(`wrote ${out} (${(results.totalSeconds / 60).toFixed(1)} min)`);
   if (options.profile) log(`CPU profiles (one per thread) are in ${PROFILE_DIR}`);
 }
 

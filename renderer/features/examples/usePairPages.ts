@@ -50,6 +50,8 @@ export function usePairPages(
           descending,
           after,
           limit: PAGE,
+          // The count comes from examples:count on its own; counting here would do it twice.
+          countTotal: false,
         });
         if (current.current !== query) return;
         setLoaded((current) => ({
