@@ -1,16 +1,51 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { isDesktop, pickFolder, request } from './api';
 import { StatusBar } from './components/StatusBar';
 import { Toasts } from './components/Toasts';
-import { ComparisonView } from './features/comparison/ComparisonView';
-import { ConditionsView } from './features/conditions/ConditionsView';
-import { ExamplesView } from './features/examples/ExamplesView';
-import { FindingsView } from './features/findings/FindingsView';
-import { SyncView } from './features/sync/SyncView';
 import { LibraryView } from './features/library/LibraryView';
 import { ProblemsView } from './features/library/ProblemsView';
 import { useApp, type AppState } from './store';
 import { startSync } from './sync';
+
+/**
+ * Views other than the library load as chunks of their own: the app's first task evaluates the
+ * library view alone, and each view's code (charts, diff, grid) is evaluated in a task of its own.
+ */
+const loaders = {
+  conditions: () => import('./features/conditions/ConditionsView'),
+  comparison: () => import('./features/comparison/ComparisonView'),
+  examples: () => import('./features/examples/ExamplesView'),
+  findings: () => import('./features/findings/FindingsView'),
+  sync: () => import('./features/sync/SyncView'),
+};
+const ConditionsView = lazy(() =>
+  loaders.conditions().then((m) => ({ default: m.ConditionsView })),
+);
+const ComparisonView = lazy(() =>
+  loaders.comparison().then((m) => ({ default: m.ComparisonView })),
+);
+const ExamplesView = lazy(() => loaders.examples().then((m) => ({ default: m.ExamplesView })));
+const FindingsView = lazy(() => loaders.findings().then((m) => ({ default: m.FindingsView })));
+const SyncView = lazy(() => loaders.sync().then((m) => ({ default: m.SyncView })));
+
+/** Once the app is idle, fetch the other views one at a time, so opening one does not wait. */
+function usePrefetchViews() {
+  useEffect(() => {
+    let cancelled = false;
+    const idle = (next: () => void) =>
+      'requestIdleCallback' in window ? requestIdleCallback(next) : setTimeout(next, 200);
+    const queue = Object.values(loaders);
+    const step = () => {
+      const load = queue.shift();
+      if (cancelled || !load) return;
+      void load().then(() => idle(step));
+    };
+    idle(step);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+}
 
 const views: { id: AppState['view']; label: string; needsExperiment?: boolean }[] = [
   { id: 'library', label: 'Library' },
@@ -78,6 +113,7 @@ export function App() {
   const experimentId = useApp((s) => s.experimentId);
   useEffect(() => startSync(), []);
   useGlobalShortcuts();
+  usePrefetchViews();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">
@@ -99,7 +135,15 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        <View view={view} />
+        <Suspense
+          fallback={
+            <p className="muted pad" role="status">
+              Loading…
+            </p>
+          }
+        >
+          <View view={view} />
+        </Suspense>
       </main>
       <StatusBar />
       <Toasts />
