@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { isDesktop, pickFolder, request } from './api';
 import { StatusBar } from './components/StatusBar';
 import { Toasts } from './components/Toasts';
@@ -8,25 +8,52 @@ import { useApp, type AppState } from './store';
 import { startSync } from './sync';
 
 /**
+ * A view that loads as a chunk of its own. Once its chunk is in, it renders straight away: a
+ * React.lazy component would suspend on its first render even then, and React holds a revealed
+ * Suspense boundary back for a few hundred milliseconds.
+ */
+function lazyView<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<ComponentType> | null = null;
+  const preload = () =>
+    (loading ??= load().then((module) => {
+      loaded = pick(module);
+      return loaded;
+    }));
+  const Pending = lazy(() => preload().then((component) => ({ default: component })));
+  // Fixed for the life of the mount: switching from Pending to the loaded component would
+  // remount the view and lose its state.
+  const View = () => {
+    const [component] = useState(() => loaded ?? Pending);
+    return createElement(component);
+  };
+  return { View, preload };
+}
+
+/**
  * Views other than the library load as chunks of their own: the app's first task evaluates the
  * library view alone, and each view's code (charts, diff, grid) is evaluated in a task of its own.
  */
-const loaders = {
-  conditions: () => import('./features/conditions/ConditionsView'),
-  comparison: () => import('./features/comparison/ComparisonView'),
-  examples: () => import('./features/examples/ExamplesView'),
-  findings: () => import('./features/findings/FindingsView'),
-  sync: () => import('./features/sync/SyncView'),
-};
-const ConditionsView = lazy(() =>
-  loaders.conditions().then((m) => ({ default: m.ConditionsView })),
+const Conditions = lazyView(
+  () => import('./features/conditions/ConditionsView'),
+  (m) => m.ConditionsView,
 );
-const ComparisonView = lazy(() =>
-  loaders.comparison().then((m) => ({ default: m.ComparisonView })),
+const Comparison = lazyView(
+  () => import('./features/comparison/ComparisonView'),
+  (m) => m.ComparisonView,
 );
-const ExamplesView = lazy(() => loaders.examples().then((m) => ({ default: m.ExamplesView })));
-const FindingsView = lazy(() => loaders.findings().then((m) => ({ default: m.FindingsView })));
-const SyncView = lazy(() => loaders.sync().then((m) => ({ default: m.SyncView })));
+const Examples = lazyView(
+  () => import('./features/examples/ExamplesView'),
+  (m) => m.ExamplesView,
+);
+const Findings = lazyView(
+  () => import('./features/findings/FindingsView'),
+  (m) => m.FindingsView,
+);
+const Sync = lazyView(
+  () => import('./features/sync/SyncView'),
+  (m) => m.SyncView,
+);
 
 /** Once the app is idle, fetch the other views one at a time, so opening one does not wait. */
 function usePrefetchViews() {
@@ -34,11 +61,11 @@ function usePrefetchViews() {
     let cancelled = false;
     const idle = (next: () => void) =>
       'requestIdleCallback' in window ? requestIdleCallback(next) : setTimeout(next, 200);
-    const queue = Object.values(loaders);
+    const queue = [Comparison, Examples, Conditions, Findings, Sync];
     const step = () => {
-      const load = queue.shift();
-      if (cancelled || !load) return;
-      void load().then(() => idle(step));
+      const view = queue.shift();
+      if (cancelled || !view) return;
+      void view.preload().then(() => idle(step));
     };
     idle(step);
     return () => {
@@ -62,15 +89,15 @@ function View({ view }: { view: AppState['view'] }) {
     case 'library':
       return <LibraryView />;
     case 'conditions':
-      return <ConditionsView />;
+      return <Conditions.View />;
     case 'comparison':
-      return <ComparisonView />;
+      return <Comparison.View />;
     case 'examples':
-      return <ExamplesView />;
+      return <Examples.View />;
     case 'findings':
-      return <FindingsView />;
+      return <Findings.View />;
     case 'sync':
-      return <SyncView />;
+      return <Sync.View />;
     case 'problems':
       return <ProblemsView />;
   }

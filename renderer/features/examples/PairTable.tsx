@@ -9,6 +9,12 @@ const ROW_HEIGHT = 30;
 const PREFETCH_ROWS = 40;
 /** Rows rendered beyond each edge of the view: enough for a wheel step, few enough to paint. */
 const OVERSCAN = 8;
+/**
+ * Rows are keyed by slot, not by index: the rows in view are consecutive and fewer than this,
+ * so slots never collide, and a row scrolled out hands its DOM to the row scrolled in, which
+ * React updates in place instead of removing one row and building another.
+ */
+const SLOTS = 512;
 
 interface RowProps {
   row: PairRow;
@@ -130,7 +136,7 @@ export const PairTable = memo(function PairTable({
             if (!row) return null;
             return (
               <GridRow
-                key={item.key}
+                key={item.index % SLOTS}
                 row={row}
                 index={item.index}
                 start={item.start}
