@@ -4,7 +4,7 @@ import { count, downloadText } from '../../format';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
-import { pairColumns, type PairColumn } from './columns';
+import { pairColumns } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { Filters } from './Filters';
 import { PairTable } from './PairTable';
@@ -92,9 +92,7 @@ export function ExamplesView() {
   });
 
   const headerClick = useCallback(
-    (column: PairColumn) => {
-      const key = column.sort;
-      if (!key) return;
+    (key: SortKey) => {
       if (key === sort) setDescending((d) => !d);
       else {
         setSort(key);

@@ -1,5 +1,12 @@
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type Column,
+  type Row,
+} from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { PairColumn } from './columns';
 import type { RowPages } from './rowPages';
 import type { PairRow, SortKey } from './usePairPages';
@@ -17,18 +24,29 @@ const OVERSCAN = 8;
 const SLOTS = 512;
 
 interface RowProps {
-  row: PairRow;
+  row: Row<PairRow>;
   index: number;
   start: number;
   selected: boolean;
   template: string;
-  columns: PairColumn[];
+  /** The table's columns: a change of columns re-renders the row even if its data is the same. */
+  columns: Column<PairRow>[];
   onSelect(index: number): void;
 }
 
 /**
- * One grid row. Memoized on its props: a scroll re-renders only the rows that came into view,
- * and a page arriving below the view re-renders none of them.
+ * The table model is rebuilt over the window whenever the window moves, so a row's Row object is
+ * new on every scroll step; what it shows is not. Rows are compared by the data they show.
+ */
+function sameRow(a: RowProps, b: RowProps): boolean {
+  return (Object.keys(a) as (keyof RowProps)[]).every((key) =>
+    key === 'row' ? a.row.original === b.row.original : a[key] === b[key],
+  );
+}
+
+/**
+ * One grid row. Memoized on what it shows: a scroll re-renders only the rows that came into
+ * view, and a page arriving below the view re-renders none of them.
  */
 const GridRow = memo(function GridRow({
   row,
@@ -36,7 +54,6 @@ const GridRow = memo(function GridRow({
   start,
   selected,
   template,
-  columns,
   onSelect,
 }: RowProps) {
   return (
@@ -51,14 +68,14 @@ const GridRow = memo(function GridRow({
       }}
       onClick={() => onSelect(index)}
     >
-      {columns.map((c) => (
-        <div key={c.id} role="gridcell" className="vcell">
-          {c.cell(row)}
+      {row.getVisibleCells().map((cell) => (
+        <div key={cell.column.id} role="gridcell" className="vcell">
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
         </div>
       ))}
     </div>
   );
-});
+}, sameRow);
 
 export interface PairTableProps {
   rows: RowPages<PairRow>;
@@ -69,14 +86,17 @@ export interface PairTableProps {
   descending: boolean;
   selected: number;
   onSelect(index: number): void;
-  onHeaderClick(column: PairColumn): void;
+  /** A click on the header of a column the server can sort by. */
+  onHeaderClick(sort: SortKey): void;
   loadMore(): void;
 }
 
 /**
  * The virtualized grid of pair rows. It owns the scroll state, so scrolling re-renders this
  * grid alone, never the filters or the detail pane beside it; only the rows in view (plus the
- * overscan) are ever rendered, whatever the number loaded.
+ * overscan) are ever rendered, whatever the number loaded. The TanStack table that lays out the
+ * columns, headers and cells holds those rows alone: a table model over every loaded row cost
+ * most of a second per page once thousands were loaded.
  */
 export const PairTable = memo(function PairTable({
   rows,
@@ -98,14 +118,28 @@ export const PairTable = memo(function PairTable({
     overscan: OVERSCAN,
   });
   const items = virtual.getVirtualItems();
+  const first = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? 0;
+  const end = items.length === 0 ? 0 : lastIndex + 1;
+  const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
+  const table = useReactTable({
+    data: windowRows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (_row, i) => String(first + i),
+    // The server sorts; the table only reports the sort on its headers.
+    manualSorting: true,
+    state: { sorting: [{ id: sort, desc: descending }] },
+  });
   useEffect(() => {
     if (lastIndex >= rows.length - PREFETCH_ROWS && total !== null && rows.length < total)
       loadMore();
   }, [lastIndex, rows.length, total, loadMore]);
   useEffect(() => virtual.scrollToIndex(selected, { align: 'auto' }), [selected, virtual]);
 
-  const template = columns.map((c) => `${c.width}px`).join(' ');
+  const leafColumns = table.getVisibleLeafColumns();
+  const template = leafColumns.map((c) => `${c.getSize()}px`).join(' ');
+  const tableRows = table.getRowModel().rows;
   return (
     <div
       className="table-pane"
@@ -113,26 +147,37 @@ export const PairTable = memo(function PairTable({
       aria-rowcount={total ?? rows.length}
       aria-label="Example pairs"
     >
-      <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
-        {columns.map((c) => (
-          <div
-            key={c.id}
-            role="columnheader"
-            className={c.sort ? 'vcell sortable' : 'vcell'}
-            aria-sort={
-              c.sort && c.sort === sort ? (descending ? 'descending' : 'ascending') : undefined
-            }
-            onClick={() => onHeaderClick(c)}
-          >
-            {c.header}
-            {c.sort && c.sort === sort ? (descending ? ' ▾' : ' ▴') : ''}
-          </div>
-        ))}
-      </div>
+      {table.getHeaderGroups().map((group) => (
+        <div
+          key={group.id}
+          className="vrow vhead"
+          style={{ gridTemplateColumns: template }}
+          role="row"
+        >
+          {group.headers.map((header) => {
+            const key = header.column.columnDef.meta?.sort;
+            const sorted = header.column.getIsSorted();
+            return (
+              <div
+                key={header.id}
+                role="columnheader"
+                className={key ? 'vcell sortable' : 'vcell'}
+                aria-sort={
+                  sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : undefined
+                }
+                onClick={key ? () => onHeaderClick(key) : undefined}
+              >
+                {flexRender(header.column.columnDef.header, header.getContext())}
+                {sorted === 'desc' ? ' ▾' : sorted === 'asc' ? ' ▴' : ''}
+              </div>
+            );
+          })}
+        </div>
+      ))}
       <div ref={scrollRef} className="vbody" tabIndex={0}>
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
-            const row = rows.at(item.index);
+            const row = tableRows[item.index - first];
             if (!row) return null;
             return (
               <GridRow
@@ -142,7 +187,7 @@ export const PairTable = memo(function PairTable({
                 start={item.start}
                 selected={item.index === selected}
                 template={template}
-                columns={columns}
+                columns={leafColumns}
                 onSelect={onSelect}
               />
             );

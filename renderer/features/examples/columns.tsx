@@ -1,16 +1,17 @@
-import type { ReactNode } from 'react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { plain } from '../../format';
 import type { PairRow, SortKey } from './usePairPages';
 
-/** One column of the explorer grid: its header, its width and how a row's cell reads. */
-export interface PairColumn {
-  id: string;
-  header: string;
-  width: number;
-  /** Set when the server can sort by this column (a header click then sorts). */
-  sort?: SortKey;
-  cell(row: PairRow): ReactNode;
+declare module '@tanstack/react-table' {
+  // TanStack's own extension point for per-column data; the type parameters must match its.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface ColumnMeta<TData, TValue> {
+    /** Set when the server can sort by this column (a header click then sorts). */
+    sort?: SortKey;
+  }
 }
+
+const column = createColumnHelper<PairRow>();
 
 function yesNo(value: boolean, side: PairRow['side']): string {
   return side === 'both' ? (value ? 'yes' : 'no') : '—';
@@ -23,62 +24,60 @@ function cellText(text: string): string {
   return text.length > CELL_CHARS ? text.slice(0, CELL_CHARS) : text;
 }
 
-function criterionColumn(criterion: string): PairColumn {
-  return {
+function criterionColumn(criterion: string) {
+  return column.display({
     id: `criterion:${criterion}`,
     header: criterion,
-    width: 170,
-    cell: (row) => {
-      const v = row.values[criterion];
-      const cls = row.classes[criterion] ?? 'not_comparable';
+    size: 170,
+    cell: ({ row }) => {
+      const v = row.original.values[criterion];
+      const cls = row.original.classes[criterion] ?? 'not_comparable';
       return (
         <span className={`class class-${cls}`} title={cls.replace('_', ' ')}>
           {plain(v?.reference)} → {plain(v?.candidate)}
         </span>
       );
     },
-  };
+  });
 }
 
-export function pairColumns(criteria: readonly string[]): PairColumn[] {
+/** The explorer grid's columns: each one's header, width (`size`) and how a row's cell reads. */
+export function pairColumns(criteria: readonly string[]) {
   return [
-    {
-      id: 'example_id',
+    column.accessor('example_id', {
       header: 'Example',
-      width: 150,
-      sort: 'example_id',
-      cell: (row) => <span className="mono">{row.example_id}</span>,
-    },
-    {
-      id: 'input',
+      size: 150,
+      meta: { sort: 'example_id' },
+      cell: (c) => <span className="mono">{c.getValue()}</span>,
+    }),
+    column.accessor('input', {
       header: 'Input',
-      width: 360,
+      size: 360,
       // The cell shows one line cut by an ellipsis; laying out a long input in full only to
       // hide it cost most of a scroll frame. The detail pane shows the whole text.
-      cell: (row) => <span className="ellipsis">{cellText(row.input)}</span>,
-    },
+      cell: (c) => <span className="ellipsis">{cellText(c.getValue())}</span>,
+    }),
     ...criteria.map(criterionColumn),
-    {
-      id: 'output_changed',
+    column.accessor('output_changed', {
       header: 'Output changed',
-      width: 120,
-      sort: 'output_changed',
-      cell: (row) => yesNo(row.output_changed, row.side),
-    },
-    {
-      id: 'behavior_changed',
+      size: 120,
+      meta: { sort: 'output_changed' },
+      cell: (c) => yesNo(c.getValue(), c.row.original.side),
+    }),
+    column.accessor('behavior_changed', {
       header: 'Behaviour changed',
-      width: 130,
-      sort: 'behavior_changed',
-      cell: (row) => yesNo(row.behavior_changed, row.side),
-    },
-    {
-      id: 'side',
+      size: 130,
+      meta: { sort: 'behavior_changed' },
+      cell: (c) => yesNo(c.getValue(), c.row.original.side),
+    }),
+    column.accessor('side', {
       header: 'In',
-      width: 150,
-      cell: (row) =>
-        (row.side === 'both' ? 'both' : `${row.side} only`) +
-        (row.input_mismatch ? ' · input differs' : ''),
-    },
+      size: 150,
+      cell: (c) =>
+        (c.getValue() === 'both' ? 'both' : `${c.getValue()} only`) +
+        (c.row.original.input_mismatch ? ' · input differs' : ''),
+    }),
   ];
 }
+
+export type PairColumn = ReturnType<typeof pairColumns>[number];

@@ -36,4 +36,11 @@ export class RowPages<T> {
     }
     return this.pages[lo]![index - this.starts[lo]!];
   }
+
+  /** The rows from start up to (not including) end that are loaded, in order. */
+  slice(start: number, end: number): T[] {
+    const rows: T[] = [];
+    for (let i = Math.max(0, start); i < Math.min(end, this.length); i++) rows.push(this.at(i)!);
+    return rows;
+  }
 }

@@ -31,4 +31,13 @@ describe('RowPages', () => {
     expect(second.at(0)).toBe(row);
     expect(second.append([])).toBe(second);
   });
+
+  it('slices a window across page boundaries, clamped to the loaded rows', () => {
+    let pages = RowPages.empty<number>();
+    for (const size of [5, 3, 5]) pages = pages.append(range(pages.length, pages.length + size));
+    expect(pages.slice(3, 10)).toEqual(range(3, 10));
+    expect(pages.slice(-2, 2)).toEqual([0, 1]);
+    expect(pages.slice(11, 40)).toEqual([11, 12]);
+    expect(pages.slice(20, 30)).toEqual([]);
+  });
 });
