@@ -3,6 +3,7 @@ import {
   getCoreRowModel,
   useReactTable,
   type Column,
+  type Header,
   type Row,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -39,8 +40,14 @@ interface RowProps {
  * new on every scroll step; what it shows is not. Rows are compared by the data they show.
  */
 function sameRow(a: RowProps, b: RowProps): boolean {
-  return (Object.keys(a) as (keyof RowProps)[]).every((key) =>
-    key === 'row' ? a.row.original === b.row.original : a[key] === b[key],
+  return (
+    a.row.original === b.row.original &&
+    a.index === b.index &&
+    a.start === b.start &&
+    a.selected === b.selected &&
+    a.template === b.template &&
+    a.columns === b.columns &&
+    a.onSelect === b.onSelect
   );
 }
 
@@ -76,6 +83,40 @@ const GridRow = memo(function GridRow({
     </div>
   );
 }, sameRow);
+
+interface HeaderRowProps {
+  headers: Header<PairRow, unknown>[];
+  template: string;
+  /** The sort the headers show: a change re-renders them, a scroll does not. */
+  sort: SortKey;
+  descending: boolean;
+  onHeaderClick(sort: SortKey): void;
+}
+
+const HeaderRow = memo(function HeaderRow({ headers, template, onHeaderClick }: HeaderRowProps) {
+  return (
+    <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
+      {headers.map((header) => {
+        const key = header.column.columnDef.meta?.sort;
+        const sorted = header.column.getIsSorted();
+        return (
+          <div
+            key={header.id}
+            role="columnheader"
+            className={key ? 'vcell sortable' : 'vcell'}
+            aria-sort={
+              sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : undefined
+            }
+            onClick={key ? () => onHeaderClick(key) : undefined}
+          >
+            {flexRender(header.column.columnDef.header, header.getContext())}
+            {sorted === 'desc' ? ' ▾' : sorted === 'asc' ? ' ▴' : ''}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
 
 export interface PairTableProps {
   rows: RowPages<PairRow>;
@@ -122,6 +163,7 @@ export const PairTable = memo(function PairTable({
   const lastIndex = items.at(-1)?.index ?? 0;
   const end = items.length === 0 ? 0 : lastIndex + 1;
   const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
+  const sorting = useMemo(() => [{ id: sort, desc: descending }], [sort, descending]);
   const table = useReactTable({
     data: windowRows,
     columns,
@@ -129,7 +171,7 @@ export const PairTable = memo(function PairTable({
     getRowId: (_row, i) => String(first + i),
     // The server sorts; the table only reports the sort on its headers.
     manualSorting: true,
-    state: { sorting: [{ id: sort, desc: descending }] },
+    state: { sorting },
   });
   useEffect(() => {
     if (lastIndex >= rows.length - PREFETCH_ROWS && total !== null && rows.length < total)
@@ -148,31 +190,14 @@ export const PairTable = memo(function PairTable({
       aria-label="Example pairs"
     >
       {table.getHeaderGroups().map((group) => (
-        <div
+        <HeaderRow
           key={group.id}
-          className="vrow vhead"
-          style={{ gridTemplateColumns: template }}
-          role="row"
-        >
-          {group.headers.map((header) => {
-            const key = header.column.columnDef.meta?.sort;
-            const sorted = header.column.getIsSorted();
-            return (
-              <div
-                key={header.id}
-                role="columnheader"
-                className={key ? 'vcell sortable' : 'vcell'}
-                aria-sort={
-                  sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : undefined
-                }
-                onClick={key ? () => onHeaderClick(key) : undefined}
-              >
-                {flexRender(header.column.columnDef.header, header.getContext())}
-                {sorted === 'desc' ? ' ▾' : sorted === 'asc' ? ' ▴' : ''}
-              </div>
-            );
-          })}
-        </div>
+          headers={group.headers}
+          template={template}
+          sort={sort}
+          descending={descending}
+          onHeaderClick={onHeaderClick}
+        />
       ))}
       <div ref={scrollRef} className="vbody" tabIndex={0}>
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
