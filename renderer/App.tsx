@@ -1,16 +1,78 @@
-import { useEffect } from 'react';
+import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { isDesktop, pickFolder, request } from './api';
 import { StatusBar } from './components/StatusBar';
 import { Toasts } from './components/Toasts';
-import { ComparisonView } from './features/comparison/ComparisonView';
-import { ConditionsView } from './features/conditions/ConditionsView';
-import { ExamplesView } from './features/examples/ExamplesView';
-import { FindingsView } from './features/findings/FindingsView';
-import { SyncView } from './features/sync/SyncView';
 import { LibraryView } from './features/library/LibraryView';
 import { ProblemsView } from './features/library/ProblemsView';
 import { useApp, type AppState } from './store';
 import { startSync } from './sync';
+
+/**
+ * A view that loads as a chunk of its own. Once its chunk is in, it renders straight away: a
+ * React.lazy component would suspend on its first render even then, and React holds a revealed
+ * Suspense boundary back for a few hundred milliseconds.
+ */
+function lazyView<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  let loaded: ComponentType | null = null;
+  let loading: Promise<ComponentType> | null = null;
+  const preload = () =>
+    (loading ??= load().then((module) => {
+      loaded = pick(module);
+      return loaded;
+    }));
+  const Pending = lazy(() => preload().then((component) => ({ default: component })));
+  // Fixed for the life of the mount: switching from Pending to the loaded component would
+  // remount the view and lose its state.
+  const View = () => {
+    const [component] = useState(() => loaded ?? Pending);
+    return createElement(component);
+  };
+  return { View, preload };
+}
+
+/**
+ * Views other than the library load as chunks of their own: the app's first task evaluates the
+ * library view alone, and each view's code (charts, diff, grid) is evaluated in a task of its own.
+ */
+const Conditions = lazyView(
+  () => import('./features/conditions/ConditionsView'),
+  (m) => m.ConditionsView,
+);
+const Comparison = lazyView(
+  () => import('./features/comparison/ComparisonView'),
+  (m) => m.ComparisonView,
+);
+const Examples = lazyView(
+  () => import('./features/examples/ExamplesView'),
+  (m) => m.ExamplesView,
+);
+const Findings = lazyView(
+  () => import('./features/findings/FindingsView'),
+  (m) => m.FindingsView,
+);
+const Sync = lazyView(
+  () => import('./features/sync/SyncView'),
+  (m) => m.SyncView,
+);
+
+/** Once the app is idle, fetch the other views one at a time, so opening one does not wait. */
+function usePrefetchViews() {
+  useEffect(() => {
+    let cancelled = false;
+    const idle = (next: () => void) =>
+      'requestIdleCallback' in window ? requestIdleCallback(next) : setTimeout(next, 200);
+    const queue = [Comparison, Examples, Conditions, Findings, Sync];
+    const step = () => {
+      const view = queue.shift();
+      if (cancelled || !view) return;
+      void view.preload().then(() => idle(step));
+    };
+    idle(step);
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+}
 
 const views: { id: AppState['view']; label: string; needsExperiment?: boolean }[] = [
   { id: 'library', label: 'Library' },
@@ -27,15 +89,15 @@ function View({ view }: { view: AppState['view'] }) {
     case 'library':
       return <LibraryView />;
     case 'conditions':
-      return <ConditionsView />;
+      return <Conditions.View />;
     case 'comparison':
-      return <ComparisonView />;
+      return <Comparison.View />;
     case 'examples':
-      return <ExamplesView />;
+      return <Examples.View />;
     case 'findings':
-      return <FindingsView />;
+      return <Findings.View />;
     case 'sync':
-      return <SyncView />;
+      return <Sync.View />;
     case 'problems':
       return <ProblemsView />;
   }
@@ -78,6 +140,7 @@ export function App() {
   const experimentId = useApp((s) => s.experimentId);
   useEffect(() => startSync(), []);
   useGlobalShortcuts();
+  usePrefetchViews();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">
@@ -99,7 +162,15 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        <View view={view} />
+        <Suspense
+          fallback={
+            <p className="muted pad" role="status">
+              Loading…
+            </p>
+          }
+        >
+          <View view={view} />
+        </Suspense>
       </main>
       <StatusBar />
       <Toasts />

@@ -3,6 +3,7 @@ import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Line } from '@visx/shape';
 import { signed } from '../format';
+import { TickLabel } from './TickLabel';
 
 export interface ForestRow {
   label: string;
@@ -13,6 +14,12 @@ export interface ForestRow {
 }
 
 const base = { top: 8, right: 96, bottom: 30 };
+const rowHeight = 28;
+
+/** The plot's height for this many rows, so a placeholder can hold its place. */
+export function forestPlotHeight(rows: number): number {
+  return base.top + base.bottom + rows * rowHeight;
+}
 
 /**
  * Paired differences with their 95 % intervals, one row per comparison; the zero line and, when
@@ -27,14 +34,13 @@ export function ForestPlot({
   width: number;
   noise?: [number, number] | null;
 }) {
-  const rowHeight = 28;
   // Room for the longest label, within reason: long condition names are not cut off.
   const longest = Math.max(0, ...rows.map((r) => r.label.length));
   const margin = {
     ...base,
     left: Math.min(Math.max(140, longest * 7 + 16), Math.floor(width * 0.45)),
   };
-  const height = margin.top + margin.bottom + rows.length * rowHeight;
+  const height = forestPlotHeight(rows.length);
   const values = rows
     .flatMap((r) => [r.difference, ...(r.ci95 ?? [])])
     .filter((v): v is number => v !== null);
@@ -117,6 +123,7 @@ export function ForestPlot({
           numTicks={7}
           tickFormat={(v) => signed(Number(v), 2)}
           axisClassName="axis"
+          tickComponent={TickLabel}
           tickLabelProps={{ className: 'tick-label', textAnchor: 'middle' }}
         />
       </Group>

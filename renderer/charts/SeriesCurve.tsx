@@ -4,6 +4,7 @@ import { scaleLinear } from '@visx/scale';
 import { Area, Line, LinePath } from '@visx/shape';
 import type { SeriesPoint } from '../../shared/compare/types';
 import { interval, signed } from '../format';
+import { TickLabel } from './TickLabel';
 
 const margin = { top: 12, right: 24, bottom: 36, left: 56 };
 
@@ -77,6 +78,7 @@ export function SeriesCurve({
           scale={x}
           numTicks={Math.min(8, levels.length + 2)}
           axisClassName="axis"
+          tickComponent={TickLabel}
           tickLabelProps={{ className: 'tick-label', textAnchor: 'middle' }}
         />
         <AxisLeft
@@ -84,6 +86,7 @@ export function SeriesCurve({
           numTicks={5}
           tickFormat={(v) => signed(Number(v), 2)}
           axisClassName="axis"
+          tickComponent={TickLabel}
           tickLabelProps={{ className: 'tick-label', textAnchor: 'end', dx: -4, dy: 3 }}
         />
       </Group>

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import type { Report } from '../../../shared/compare/types';
 import { request } from '../../api';
-import { ForestPlot, type ForestRow } from '../../charts/ForestPlot';
+import { ForestPlot, forestPlotHeight, type ForestRow } from '../../charts/ForestPlot';
 import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
 import { downloadText, fmt } from '../../format';
@@ -17,8 +17,17 @@ function metricNames(report: Report): string[] {
   return [...new Set(report.comparisons.flatMap((c) => c.metrics.map((m) => m.name)))].sort();
 }
 
+/**
+ * False for the view's first render, true in a background render right after: the charts then
+ * lay out in a task of their own instead of lengthening the one that opens the view.
+ */
+function useChartsReady(): boolean {
+  return useDeferredValue(true, false);
+}
+
 function Overview({ report, metric }: { report: Report; metric: string }) {
   const { ref, width } = useWidth<HTMLDivElement>();
+  const ready = useChartsReady();
   const rows: ForestRow[] = report.comparisons.map((c) => {
     const m = c.metrics.find((x) => x.name === metric);
     return {
@@ -31,7 +40,11 @@ function Overview({ report, metric }: { report: Report; metric: string }) {
   const noise = report.noise_floor?.metrics.find((m) => m.name === metric)?.ci95 ?? null;
   return (
     <div ref={ref} className="chart">
-      <ForestPlot rows={rows} width={width} noise={noise} />
+      {ready ? (
+        <ForestPlot rows={rows} width={width} noise={noise} />
+      ) : (
+        <div style={{ height: forestPlotHeight(rows.length) }} />
+      )}
       {noise ? (
         <p className="muted small">
           Shaded: run-to-run noise between two reference runs (A/A interval).
@@ -41,8 +54,11 @@ function Overview({ report, metric }: { report: Report; metric: string }) {
   );
 }
 
+const SERIES_HEIGHT = 220;
+
 function Series({ report }: { report: Report }) {
   const { ref, width } = useWidth<HTMLDivElement>();
+  const ready = useChartsReady();
   if (report.series.length === 0) return null;
   return (
     <section className="card">
@@ -62,11 +78,16 @@ function Series({ report }: { report: Report }) {
                 </span>
               ) : null}
             </figcaption>
-            <SeriesCurve
-              points={s.points}
-              width={Math.min(560, Math.max(320, width / 2 - 16))}
-              label={`${s.metric} difference from the reference over ${s.name}`}
-            />
+            {ready ? (
+              <SeriesCurve
+                points={s.points}
+                width={Math.min(560, Math.max(320, width / 2 - 16))}
+                height={SERIES_HEIGHT}
+                label={`${s.metric} difference from the reference over ${s.name}`}
+              />
+            ) : (
+              <div style={{ height: SERIES_HEIGHT }} />
+            )}
           </figure>
         ))}
       </div>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
@@ -46,7 +46,7 @@ function FieldsTable({ detail }: { detail: Detail }) {
   );
 }
 
-export function ExampleDetail({
+export const ExampleDetail = memo(function ExampleDetail({
   reportKey,
   pair,
   exampleId,
@@ -165,4 +165,4 @@ export function ExampleDetail({
       ) : null}
     </div>
   );
-}
+});

@@ -1,30 +1,14 @@
-import {
-  createColumnHelper,
-  flexRender,
-  getCoreRowModel,
-  useReactTable,
-} from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { request } from '../../api';
-import { count, downloadText, plain } from '../../format';
+import { count, downloadText } from '../../format';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
+import { pairColumns } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { Filters } from './Filters';
-import { usePairPages, type PairRow, type SortKey } from './usePairPages';
-
-const column = createColumnHelper<PairRow>();
-const sortable: Record<string, SortKey> = {
-  example_id: 'example_id',
-  output_changed: 'output_changed',
-  behavior_changed: 'behavior_changed',
-};
-
-function yesNo(value: boolean, side: PairRow['side']): string {
-  return side === 'both' ? (value ? 'yes' : 'no') : '—';
-}
+import { PairTable } from './PairTable';
+import { usePairPages, type SortKey } from './usePairPages';
 
 export function ExamplesView() {
   const loaded = useApp((s) => s.report);
@@ -36,11 +20,10 @@ export function ExamplesView() {
   const experimentId = useApp((s) => s.experimentId);
   const [sort, setSort] = useState<SortKey>('example_id');
   const [descending, setDescending] = useState(false);
-  const [selected, setSelected] = useState(0);
   const searchRef = useRef<HTMLInputElement>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
   const comparison = loaded?.report.comparisons[pair];
   const criteria = useMemo(() => comparison?.criteria.map((c) => c.field) ?? [], [comparison]);
+  const columns = useMemo(() => pairColumns(criteria), [criteria]);
   const { rows, total, loading, loadMore } = usePairPages(
     loaded?.key ?? null,
     pair,
@@ -52,76 +35,17 @@ export function ExamplesView() {
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
-  useEffect(() => setSelected(0), [filter, sort, descending, pair]);
-
-  const columns = useMemo(
-    () => [
-      column.accessor('example_id', {
-        header: 'Example',
-        cell: (c) => <span className="mono">{c.getValue()}</span>,
-        size: 150,
-      }),
-      column.accessor('input', {
-        header: 'Input',
-        cell: (c) => <span className="ellipsis">{c.getValue()}</span>,
-        size: 360,
-      }),
-      ...criteria.map((criterion) =>
-        column.display({
-          id: `criterion:${criterion}`,
-          header: criterion,
-          size: 170,
-          cell: ({ row }) => {
-            const v = row.original.values[criterion];
-            const cls = row.original.classes[criterion] ?? 'not_comparable';
-            return (
-              <span className={`class class-${cls}`} title={cls.replace('_', ' ')}>
-                {plain(v?.reference)} → {plain(v?.candidate)}
-              </span>
-            );
-          },
-        }),
-      ),
-      column.accessor('output_changed', {
-        header: 'Output changed',
-        cell: (c) => yesNo(c.getValue(), c.row.original.side),
-        size: 120,
-      }),
-      column.accessor('behavior_changed', {
-        header: 'Behaviour changed',
-        cell: (c) => yesNo(c.getValue(), c.row.original.side),
-        size: 130,
-      }),
-      column.accessor('side', {
-        header: 'In',
-        cell: (c) =>
-          (c.getValue() === 'both' ? 'both' : `${c.getValue()} only`) +
-          (c.row.original.input_mismatch ? ' · input differs' : ''),
-        size: 150,
-      }),
-    ],
-    [criteria],
-  );
-  // TanStack Table hands back a mutable instance the React compiler cannot memoize; this
-  // component re-renders from its own state, which is all the table needs.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable({
-    data: rows,
-    columns,
-    getCoreRowModel: getCoreRowModel(),
-    manualSorting: true,
-  });
-  const virtual = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 30,
-    overscan: 20,
-  });
-  const items = virtual.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
-  useEffect(() => {
-    if (lastIndex >= rows.length - 40 && total !== null && rows.length < total) loadMore();
-  }, [lastIndex, rows.length, total, loadMore]);
+  // The selection belongs to the view it was made in: another filter, sort or pair starts at
+  // the first row again.
+  const view = JSON.stringify([filter, sort, descending, pair]);
+  const [selection, setSelection] = useState({ view, index: 0 });
+  const selected = selection.view === view ? selection.index : 0;
+  const select = useCallback((index: number) => setSelection({ view, index }), [view]);
+  const move = (delta: number) =>
+    setSelection((s) => ({
+      view,
+      index: Math.max(0, Math.min(rows.length - 1, (s.view === view ? s.index : 0) + delta)),
+    }));
 
   const exportCsv = async (all: boolean) => {
     if (!loaded) return;
@@ -155,10 +79,10 @@ export function ExamplesView() {
       if (typing) return;
       if (event.key === 'j' || event.key === 'ArrowDown') {
         event.preventDefault();
-        setSelected((s) => Math.min(rows.length - 1, s + 1));
+        move(1);
       } else if (event.key === 'k' || event.key === 'ArrowUp') {
         event.preventDefault();
-        setSelected((s) => Math.max(0, s - 1));
+        move(-1);
       } else if (event.key === 'Enter') {
         document.querySelector<HTMLElement>('[data-testid="example-detail"]')?.focus();
       }
@@ -166,17 +90,17 @@ export function ExamplesView() {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   });
-  useEffect(() => virtual.scrollToIndex(selected, { align: 'auto' }), [selected, virtual]);
 
-  const headerClick = (id: string) => {
-    const key = sortable[id];
-    if (!key) return;
-    if (key === sort) setDescending((d) => !d);
-    else {
-      setSort(key);
-      setDescending(key !== 'example_id');
-    }
-  };
+  const headerClick = useCallback(
+    (key: SortKey) => {
+      if (key === sort) setDescending((d) => !d);
+      else {
+        setSort(key);
+        setDescending(key !== 'example_id');
+      }
+    },
+    [sort],
+  );
 
   if (!loaded || !comparison)
     return (
@@ -184,9 +108,7 @@ export function ExamplesView() {
         Preparing the comparison…
       </p>
     );
-  const current = rows[selected];
-  const widths = table.getFlatHeaders().map((h) => h.getSize());
-  const template = widths.map((w) => `${w}px`).join(' ');
+  const current = rows.at(selected);
   return (
     <section className="examples">
       <header className="toolbar">
@@ -212,60 +134,18 @@ export function ExamplesView() {
       </header>
       <Filters key={filterEpoch} criteria={criteria} searchRef={searchRef} />
       <div className="explorer">
-        <div
-          className="table-pane"
-          role="grid"
-          aria-rowcount={total ?? rows.length}
-          aria-label="Example pairs"
-        >
-          <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
-            {table.getFlatHeaders().map((h) => (
-              <div
-                key={h.id}
-                role="columnheader"
-                className={sortable[h.id] ? 'vcell sortable' : 'vcell'}
-                aria-sort={
-                  sortable[h.id] === sort ? (descending ? 'descending' : 'ascending') : undefined
-                }
-                onClick={() => headerClick(h.id)}
-              >
-                {flexRender(h.column.columnDef.header, h.getContext())}
-                {sortable[h.id] === sort ? (descending ? ' ▾' : ' ▴') : ''}
-              </div>
-            ))}
-          </div>
-          <div ref={scrollRef} className="vbody" tabIndex={0}>
-            <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-              {items.map((item) => {
-                const row = table.getRowModel().rows[item.index];
-                if (!row) return null;
-                return (
-                  <div
-                    key={row.id}
-                    role="row"
-                    aria-selected={item.index === selected}
-                    className={item.index === selected ? 'vrow selected' : 'vrow'}
-                    style={{
-                      gridTemplateColumns: template,
-                      transform: `translateY(${item.start}px)`,
-                      height: item.size,
-                    }}
-                    onClick={() => setSelected(item.index)}
-                  >
-                    {row.getVisibleCells().map((cell) => (
-                      <div key={cell.id} role="gridcell" className="vcell">
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                      </div>
-                    ))}
-                  </div>
-                );
-              })}
-            </div>
-            {rows.length === 0 && !loading ? (
-              <p className="muted pad">No examples match these filters.</p>
-            ) : null}
-          </div>
-        </div>
+        <PairTable
+          rows={rows}
+          total={total}
+          loading={loading}
+          columns={columns}
+          sort={sort}
+          descending={descending}
+          selected={selected}
+          onSelect={select}
+          onHeaderClick={headerClick}
+          loadMore={loadMore}
+        />
         <div className="detail-pane" tabIndex={-1}>
           {current ? (
             <ExampleDetail reportKey={loaded.key} pair={pair} exampleId={current.example_id} />

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { useApp } from '../../store';
 import type { ExamplesFilter } from '../../store/workbench';
 
@@ -38,7 +38,7 @@ function YesNo({
   );
 }
 
-export function Filters({
+export const Filters = memo(function Filters({
   criteria,
   searchRef,
 }: {
@@ -153,4 +153,4 @@ export function Filters({
       ) : null}
     </div>
   );
-}
+});

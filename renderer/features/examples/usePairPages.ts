@@ -2,15 +2,17 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import type { ExamplesFilter } from '../../store/workbench';
+import { RowPages } from './rowPages';
 
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
 export type SortKey = 'example_id' | 'output_changed' | 'behavior_changed';
 
 const PAGE = 200;
+const EMPTY = RowPages.empty<PairRow>();
 
 interface Loaded {
   query: string;
-  rows: PairRow[];
+  rows: RowPages<PairRow>;
   total: number | null;
   next: string | null;
 }
@@ -36,7 +38,7 @@ export function usePairPages(
   }, [query]);
 
   const fetchPage = useCallback(
-    async (after: string | null, previous: PairRow[]) => {
+    async (after: string | null, previous: RowPages<PairRow>) => {
       if (!reportKey) return;
       const mine = `${query}|${after ?? ''}`;
       if (inFlight.current === mine) return;
@@ -56,7 +58,7 @@ export function usePairPages(
         if (current.current !== query) return;
         setLoaded((current) => ({
           query,
-          rows: [...previous, ...page.rows],
+          rows: previous.append(page.rows),
           total: current?.query === query ? current.total : null,
           next: page.next,
         }));
@@ -68,7 +70,7 @@ export function usePairPages(
   );
 
   useEffect(() => {
-    void fetchPage(null, []);
+    void fetchPage(null, EMPTY);
   }, [fetchPage]);
 
   // The count arrives on its own, after the first page: a million-row count never holds rows up.
@@ -85,12 +87,14 @@ export function usePairPages(
   }, [query, reportKey, pair, filter]);
 
   const mine = loaded?.query === query ? loaded : null;
+  // Stable while nothing new has loaded, so the memoized grid does not re-render for it.
+  const loadMore = useCallback(() => {
+    if (mine?.next) void fetchPage(mine.next, mine.rows);
+  }, [mine, fetchPage]);
   return {
-    rows: mine?.rows ?? [],
+    rows: mine?.rows ?? EMPTY,
     total: counted?.query === query ? counted.total : null,
     loading: mine === null,
-    loadMore: () => {
-      if (mine?.next) void fetchPage(mine.next, mine.rows);
-    },
+    loadMore,
   };
 }

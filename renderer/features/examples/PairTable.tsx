@@ -1,0 +1,227 @@
+import {
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type Column,
+  type Header,
+  type Row,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { PairColumn } from './columns';
+import type { RowPages } from './rowPages';
+import type { PairRow, SortKey } from './usePairPages';
+
+const ROW_HEIGHT = 30;
+/** Ask for the next page while this many loaded rows are still below the view. */
+const PREFETCH_ROWS = 40;
+/** Rows rendered beyond each edge of the view: enough for a wheel step, few enough to paint. */
+const OVERSCAN = 8;
+/**
+ * Rows are keyed by slot, not by index: the rows in view are consecutive and fewer than this,
+ * so slots never collide, and a row scrolled out hands its DOM to the row scrolled in, which
+ * React updates in place instead of removing one row and building another.
+ */
+const SLOTS = 512;
+
+interface RowProps {
+  row: Row<PairRow>;
+  index: number;
+  start: number;
+  selected: boolean;
+  template: string;
+  /** The table's columns: a change of columns re-renders the row even if its data is the same. */
+  columns: Column<PairRow>[];
+  onSelect(index: number): void;
+}
+
+/**
+ * The table model is rebuilt over the window whenever the window moves, so a row's Row object is
+ * new on every scroll step; what it shows is not. Rows are compared by the data they show.
+ */
+function sameRow(a: RowProps, b: RowProps): boolean {
+  return (
+    a.row.original === b.row.original &&
+    a.index === b.index &&
+    a.start === b.start &&
+    a.selected === b.selected &&
+    a.template === b.template &&
+    a.columns === b.columns &&
+    a.onSelect === b.onSelect
+  );
+}
+
+/**
+ * One grid row. Memoized on what it shows: a scroll re-renders only the rows that came into
+ * view, and a page arriving below the view re-renders none of them.
+ */
+const GridRow = memo(function GridRow({
+  row,
+  index,
+  start,
+  selected,
+  template,
+  onSelect,
+}: RowProps) {
+  return (
+    <div
+      role="row"
+      aria-selected={selected}
+      className={selected ? 'vrow selected' : 'vrow'}
+      style={{
+        gridTemplateColumns: template,
+        transform: `translateY(${start}px)`,
+        height: ROW_HEIGHT,
+      }}
+      onClick={() => onSelect(index)}
+    >
+      {row.getVisibleCells().map((cell) => (
+        <div key={cell.column.id} role="gridcell" className="vcell">
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </div>
+      ))}
+    </div>
+  );
+}, sameRow);
+
+interface HeaderRowProps {
+  headers: Header<PairRow, unknown>[];
+  template: string;
+  /** The sort the headers show: a change re-renders them, a scroll does not. */
+  sort: SortKey;
+  descending: boolean;
+  onHeaderClick(sort: SortKey): void;
+}
+
+const HeaderRow = memo(function HeaderRow({ headers, template, onHeaderClick }: HeaderRowProps) {
+  return (
+    <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
+      {headers.map((header) => {
+        const key = header.column.columnDef.meta?.sort;
+        const sorted = header.column.getIsSorted();
+        return (
+          <div
+            key={header.id}
+            role="columnheader"
+            className={key ? 'vcell sortable' : 'vcell'}
+            aria-sort={
+              sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : undefined
+            }
+            onClick={key ? () => onHeaderClick(key) : undefined}
+          >
+            {flexRender(header.column.columnDef.header, header.getContext())}
+            {sorted === 'desc' ? ' ▾' : sorted === 'asc' ? ' ▴' : ''}
+          </div>
+        );
+      })}
+    </div>
+  );
+});
+
+export interface PairTableProps {
+  rows: RowPages<PairRow>;
+  total: number | null;
+  loading: boolean;
+  columns: PairColumn[];
+  sort: SortKey;
+  descending: boolean;
+  selected: number;
+  onSelect(index: number): void;
+  /** A click on the header of a column the server can sort by. */
+  onHeaderClick(sort: SortKey): void;
+  loadMore(): void;
+}
+
+/**
+ * The virtualized grid of pair rows. It owns the scroll state, so scrolling re-renders this
+ * grid alone, never the filters or the detail pane beside it; only the rows in view (plus the
+ * overscan) are ever rendered, whatever the number loaded. The TanStack table that lays out the
+ * columns, headers and cells holds those rows alone: a table model over every loaded row cost
+ * most of a second per page once thousands were loaded.
+ */
+export const PairTable = memo(function PairTable({
+  rows,
+  total,
+  loading,
+  columns,
+  sort,
+  descending,
+  selected,
+  onSelect,
+  onHeaderClick,
+  loadMore,
+}: PairTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+  });
+  const items = virtual.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const lastIndex = items.at(-1)?.index ?? 0;
+  const end = items.length === 0 ? 0 : lastIndex + 1;
+  const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
+  const sorting = useMemo(() => [{ id: sort, desc: descending }], [sort, descending]);
+  const table = useReactTable({
+    data: windowRows,
+    columns,
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (_row, i) => String(first + i),
+    // The server sorts; the table only reports the sort on its headers.
+    manualSorting: true,
+    state: { sorting },
+  });
+  useEffect(() => {
+    if (lastIndex >= rows.length - PREFETCH_ROWS && total !== null && rows.length < total)
+      loadMore();
+  }, [lastIndex, rows.length, total, loadMore]);
+  useEffect(() => virtual.scrollToIndex(selected, { align: 'auto' }), [selected, virtual]);
+
+  const leafColumns = table.getVisibleLeafColumns();
+  const template = leafColumns.map((c) => `${c.getSize()}px`).join(' ');
+  const tableRows = table.getRowModel().rows;
+  return (
+    <div
+      className="table-pane"
+      role="grid"
+      aria-rowcount={total ?? rows.length}
+      aria-label="Example pairs"
+    >
+      {table.getHeaderGroups().map((group) => (
+        <HeaderRow
+          key={group.id}
+          headers={group.headers}
+          template={template}
+          sort={sort}
+          descending={descending}
+          onHeaderClick={onHeaderClick}
+        />
+      ))}
+      <div ref={scrollRef} className="vbody" tabIndex={0}>
+        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = tableRows[item.index - first];
+            if (!row) return null;
+            return (
+              <GridRow
+                key={item.index % SLOTS}
+                row={row}
+                index={item.index}
+                start={item.start}
+                selected={item.index === selected}
+                template={template}
+                columns={leafColumns}
+                onSelect={onSelect}
+              />
+            );
+          })}
+        </div>
+        {rows.length === 0 && !loading ? (
+          <p className="muted pad">No examples match these filters.</p>
+        ) : null}
+      </div>
+    </div>
+  );
+});

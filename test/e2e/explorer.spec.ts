@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { examples, writeMechlensRun } from '../fixtures/formats';
+import { serveApp, type ServedApp } from './host';
+
+/** More than three explorer pages (200 rows each), so scrolling has to load several. */
+const COUNT = 650;
+const id = (i: number) => `ex-${String(i).padStart(3, '0')}`;
+
+let app: ServedApp;
+test.beforeEach(async () => {
+  app = await serveApp();
+});
+test.afterEach(async () => {
+  await app.stop();
+});
+
+/** Example ids of the rendered rows, top to bottom. */
+async function shownIds(page: Page): Promise<string[]> {
+  return page.locator('.vbody [role="row"]').evaluateAll((rows) =>
+    rows
+      .map((row) => ({
+        top: row.getBoundingClientRect().top,
+        id: row.querySelector('[role="gridcell"]')?.textContent ?? '',
+      }))
+      .sort((a, b) => a.top - b.top)
+      .map((r) => r.id),
+  );
+}
+
+test('a deep scroll loads every page in order; selection, j/k and sorting keep working', async ({
+  page,
+}) => {
+  const dir = path.join(app.dataDir, 'deep');
+  const all = examples(COUNT);
+  writeMechlensRun(dir, { id: 'deep-ref', name: 'reference', examples: all });
+  writeMechlensRun(dir, {
+    id: 'deep-int',
+    name: 'steer',
+    experiment: { id: 'exp-test', role: 'intervention' },
+    examples: all.map((e, i) => (i % 3 === 0 ? { ...e, output: `${e.output} Changed.` } : e)),
+  });
+  await page.goto(app.url);
+  await page.getByLabel('Folder path').fill(dir);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
+  await expect(page.getByTestId('row-count')).toHaveText(`${COUNT} examples`, { timeout: 30_000 });
+  await expect(page.getByRole('grid', { name: 'Example pairs' })).toHaveAttribute(
+    'aria-rowcount',
+    String(COUNT),
+  );
+
+  const body = page.locator('.vbody');
+  const last = page.locator('.vbody [role="row"]', { hasText: id(COUNT) });
+  await expect(async () => {
+    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect(last).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  // Every row is laid out (30 px each), and the rows in view are consecutive examples.
+  expect(await body.evaluate((el) => el.scrollHeight)).toBeGreaterThanOrEqual(COUNT * 30);
+  const ids = await shownIds(page);
+  const first = Number(ids[0]!.slice(3));
+  expect(ids).toEqual(ids.map((_, i) => id(first + i)));
+  expect(ids.at(-1)).toBe(id(COUNT));
+
+  // Scrolling back up reuses rows: they must show the examples now in view, not stale ones.
+  await body.evaluate((el) => el.scrollTo(0, 300 * 30));
+  await expect(page.locator('.vbody [role="row"]', { hasText: id(301) })).toBeVisible();
+  const middle = await shownIds(page);
+  const start = Number(middle[0]!.slice(3));
+  expect(middle).toEqual(middle.map((_, i) => id(start + i)));
+
+  await page.locator('.vbody [role="row"]', { hasText: id(310) }).click();
+  const detail = page.getByTestId('example-detail');
+  await expect(detail.locator('h3')).toHaveText(id(310));
+  await page.keyboard.press('j');
+  await expect(detail.locator('h3')).toHaveText(id(311));
+  await expect(page.locator('.vrow.selected')).toContainText(id(311));
+  await page.keyboard.press('k');
+  await page.keyboard.press('k');
+  await expect(detail.locator('h3')).toHaveText(id(309));
+  // ex-310 is index 309: changed (every third output differs), so the diff marks the addition.
+  await page.keyboard.press('j');
+  await expect(page.getByTestId('diff-right').locator('.add')).toContainText('Changed.');
+
+  // Another sort starts again at the first row of the new order.
+  await page.getByRole('columnheader', { name: /Example/ }).click();
+  await expect(page.getByRole('columnheader', { name: /Example/ })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect(detail.locator('h3')).toHaveText(id(COUNT));
+  expect((await shownIds(page))[0]).toBe(id(COUNT));
+});

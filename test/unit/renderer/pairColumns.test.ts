@@ -1,0 +1,107 @@
+import { createTable, flexRender, getCoreRowModel } from '@tanstack/react-table';
+import { createElement, Fragment } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { pairColumns } from '../../../renderer/features/examples/columns';
+import type { PairRow } from '../../../renderer/features/examples/usePairPages';
+
+function pairRow(i: number, over: Partial<PairRow> = {}): PairRow {
+  return {
+    example_id: `ex-${i}`,
+    side: 'both',
+    input_mismatch: false,
+    output_changed: i % 2 === 0,
+    behavior_changed: false,
+    classes: { score: 'regressed' },
+    values: { score: { reference: 1, candidate: 0 } },
+    input: `input ${i}`,
+    ...over,
+  } as PairRow;
+}
+
+/** The grid's table as PairTable builds it: over the rows in view, sorted by the server. */
+function windowTable(rows: PairRow[], first: number) {
+  const table = createTable<PairRow>({
+    data: rows,
+    columns: pairColumns(['score']),
+    getCoreRowModel: getCoreRowModel(),
+    getRowId: (_row, i) => String(first + i),
+    manualSorting: true,
+    state: {},
+    onStateChange: () => undefined,
+    renderFallbackValue: null,
+  });
+  // As useReactTable does: the table's own defaults, then the state held outside it.
+  table.setOptions((options) => ({
+    ...options,
+    state: { ...table.initialState, sorting: [{ id: 'output_changed', desc: true }] },
+  }));
+  return table;
+}
+
+const cellText = (table: ReturnType<typeof windowTable>, row: number) =>
+  table
+    .getRowModel()
+    .rows[row]!.getVisibleCells()
+    .map((cell) =>
+      renderToStaticMarkup(
+        createElement(Fragment, null, flexRender(cell.column.columnDef.cell, cell.getContext())),
+      ),
+    );
+
+describe('explorer grid columns', () => {
+  it('give every column its header and width, and the sort keys the server knows', () => {
+    const table = windowTable([], 0);
+    const headers = table.getFlatHeaders();
+    expect(headers.map((h) => h.column.columnDef.header)).toEqual([
+      'Example',
+      'Input',
+      'score',
+      'Output changed',
+      'Behaviour changed',
+      'In',
+    ]);
+    expect(headers.map((h) => h.getSize())).toEqual([150, 360, 170, 120, 130, 150]);
+    expect(headers.map((h) => h.column.columnDef.meta?.sort ?? null)).toEqual([
+      'example_id',
+      null,
+      null,
+      'output_changed',
+      'behavior_changed',
+      null,
+    ]);
+    // The order came from the server: the table reports it and leaves the rows as they came.
+    expect(headers.map((h) => h.column.getIsSorted())).toEqual([
+      false,
+      false,
+      false,
+      'desc',
+      false,
+      false,
+    ]);
+  });
+
+  it('hold only the rows in view, identified by their place in the whole list', () => {
+    const rows = [pairRow(7), pairRow(8), pairRow(9, { side: 'candidate', input_mismatch: true })];
+    const table = windowTable(rows, 4_000);
+    expect(table.getRowModel().rows.map((r) => [r.id, r.original])).toEqual([
+      ['4000', rows[0]],
+      ['4001', rows[1]],
+      ['4002', rows[2]],
+    ]);
+    expect(cellText(table, 0)).toEqual([
+      '<span class="mono">ex-7</span>',
+      '<span class="ellipsis">input 7</span>',
+      '<span class="class class-regressed" title="regressed">1 → 0</span>',
+      'no',
+      'no',
+      'both',
+    ]);
+    expect(cellText(table, 2).slice(3)).toEqual(['—', '—', 'candidate only · input differs']);
+  });
+
+  it('cut a long input to one line of cell text', () => {
+    const table = windowTable([pairRow(1, { input: 'x'.repeat(10_000) })], 0);
+    expect(cellText(table, 0)[1]!.length).toBeLessThan(400);
+  });
+});
