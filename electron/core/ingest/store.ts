@@ -44,6 +44,8 @@ export class IndexStore {
   private readonly upsertExperiment;
   private readonly insertRun;
   private readonly insertExample;
+  private readonly deleteExamplesOfRun;
+  private readonly indexRunText;
   private readonly sourceByPath;
 
   constructor(private readonly db: Db) {
@@ -89,6 +91,11 @@ export class IndexStore {
     this.insertExample = db.prepare(`
       INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
+    // One FTS5 insert per run instead of a trigger per row (migration 007).
+    this.indexRunText = db.prepare(
+      `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
+    );
   }
 
   private source(
@@ -200,7 +207,7 @@ export class IndexStore {
       example_count: run.examples.length,
       source_sha256: record.sha256,
     }) as { rowid: number };
-    this.db.prepare(`DELETE FROM examples WHERE run_rowid = ?`).run(rowid);
+    this.deleteExamplesOfRun.run(rowid);
     run.examples.forEach((example, i) => {
       this.insertExample.run(
         rowid,
@@ -215,6 +222,7 @@ export class IndexStore {
         prepared.fieldsHash[i],
       );
     });
+    this.indexRunText.run(rowid);
     return run.examples.length;
   }
 }
