@@ -141,9 +141,7 @@ async function measureLibrary(
   } satisfies BaselineArgs);
   const dbPath = path.join(root, `${spec.name}.db`);
   log(`${spec.name}: service.index on a fresh DB, then a rescan`);
-  // The FTS what-if costs one more pass: on the 100k pair only, where it takes seconds.
-  const whatIfNoFts = spec.name === SPECS.pair100k.name;
-  const indexArgs: IndexArgs = { dir: library.dir, dbPath, bytes: library.bytes, whatIfNoFts };
+  const indexArgs: IndexArgs = { dir: library.dir, dbPath, bytes: library.bytes };
   result.index = await run<IndexResult>('index', indexArgs);
   const indexedAll = result.index?.failed === 0 && result.index.imported === library.files.length;
   if (pair && indexedAll) {

@@ -1,0 +1,95 @@
+import { performance } from 'node:perf_hooks';
+import { describeDbError } from '../db/errors';
+import { CancelledError } from '../jobs/protocol';
+import type { UnitStat } from './identity';
+import { importUnitFile, type ImportTaskResult } from './import-task';
+import { importerVersions } from './importers';
+import { IndexStore, type SourceRecord } from './store';
+import type { SourceUnit } from './types';
+
+/** One unit for an index worker: it reads, parses and stores it through its own connection. */
+export interface IndexTask {
+  unit: SourceUnit;
+  /** The folder the unit was found under (null for a file indexed by itself). */
+  folder: string | null;
+  dbPath: string;
+}
+
+/** All that comes back to the host: counts, never the parsed run. */
+export type IndexUnitResult =
+  | { status: 'imported'; stat: UnitStat; runs: number; examples: number; writeSeconds: number }
+  | { status: 'skipped'; stat: UnitStat | null; writeSeconds: number }
+  | { status: 'failed'; stat: UnitStat | null; message: string; writeSeconds: number };
+
+export function sourceRecord(
+  unit: SourceUnit,
+  folder: string | null,
+  result: ImportTaskResult,
+): SourceRecord {
+  const importer = result.status === 'skipped' ? null : result.importer;
+  return {
+    path: unit.path,
+    folder,
+    stat: result.stat,
+    sha256: result.status === 'skipped' ? null : result.sha256,
+    importer,
+    importerVersion: importer ? (importerVersions[importer] ?? null) : null,
+  };
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * WAL lets one connection write at a time, and every index worker has its own: a worker that
+ * finds the database locked past the busy timeout waits again, until the job is cancelled.
+ */
+export function whenWritable<T>(write: () => T, signal: AbortSignal): T {
+  for (;;) {
+    if (signal.aborted) throw new CancelledError();
+    try {
+      return write();
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+  }
+}
+
+/**
+ * Reads, parses and stores one unit in one transaction (its old runs go, its new ones come in),
+ * so a failing file never rolls back another and a crash mid-file leaves its previous state.
+ */
+export async function indexUnit(
+  task: IndexTask,
+  store: IndexStore,
+  signal: AbortSignal,
+): Promise<IndexUnitResult> {
+  const result = await importUnitFile({ unit: task.unit }, signal);
+  if (signal.aborted) throw new CancelledError();
+  const record = sourceRecord(task.unit, task.folder, result);
+  const start = performance.now();
+  const writeSeconds = () => (performance.now() - start) / 1000;
+  try {
+    if (result.status === 'imported') {
+      const written = whenWritable(
+        () => store.writeImported(record, result.runs, result.prepared),
+        signal,
+      );
+      return { status: 'imported', stat: result.stat, ...written, writeSeconds: writeSeconds() };
+    }
+    if (result.status === 'skipped') {
+      whenWritable(() => store.writeSkipped(record), signal);
+      return { status: 'skipped', stat: result.stat, writeSeconds: writeSeconds() };
+    }
+    whenWritable(() => store.writeFailed(record, result.message), signal);
+    const { stat, message } = result;
+    return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
+  } catch (error) {
+    if (signal.aborted || error instanceof CancelledError) throw error;
+    const detail = describeDbError(error, task.dbPath);
+    const message = `could not be stored: ${detail ?? (error instanceof Error ? error.message : String(error))}`;
+    return { status: 'failed', stat: result.stat, message, writeSeconds: writeSeconds() };
+  }
+}
