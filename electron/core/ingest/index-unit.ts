@@ -5,6 +5,7 @@ import type { UnitStat } from './identity';
 import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { IndexStore, type SourceRecord } from './store';
+import { streamUnit, type StreamOptions } from './stream-unit';
 import type { SourceUnit } from './types';
 
 /** One unit for an index worker: it reads, parses and stores it through its own connection. */
@@ -13,6 +14,8 @@ export interface IndexTask {
   /** The folder the unit was found under (null for a file indexed by itself). */
   folder: string | null;
   dbPath: string;
+  /** Where large MechLens files start being read in batches (tests lower it). */
+  stream?: StreamOptions;
 }
 
 /** All that comes back to the host: counts, never the parsed run. */
@@ -66,11 +69,33 @@ export async function indexUnit(
   store: IndexStore,
   signal: AbortSignal,
 ): Promise<IndexUnitResult> {
+  const start = performance.now();
+  const streamed = await streamUnit(
+    task.unit,
+    task.folder,
+    store,
+    signal,
+    () => whenWritable(() => store.begin(), signal),
+    task.stream,
+  );
+  if (streamed?.status === 'imported') {
+    return { ...streamed, writeSeconds: (performance.now() - start) / 1000 };
+  }
+  if (streamed) {
+    const { stat, sha256, message } = streamed;
+    const record = { path: task.unit.path, folder: task.folder, stat, sha256 };
+    const importerVersion = importerVersions.mechlens ?? null;
+    whenWritable(
+      () => store.writeFailed({ ...record, importer: 'mechlens', importerVersion }, message),
+      signal,
+    );
+    return { status: 'failed', stat, message, writeSeconds: 0 };
+  }
   const result = await importUnitFile({ unit: task.unit }, signal);
   if (signal.aborted) throw new CancelledError();
   const record = sourceRecord(task.unit, task.folder, result);
-  const start = performance.now();
-  const writeSeconds = () => (performance.now() - start) / 1000;
+  const written = performance.now();
+  const writeSeconds = () => (performance.now() - written) / 1000;
   try {
     if (result.status === 'imported') {
       const written = whenWritable(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportedRun, JsonValue } from '../../../shared/model';
+import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
@@ -46,6 +46,7 @@ export class IndexStore {
   private readonly insertExample;
   private readonly deleteExamplesOfRun;
   private readonly indexRunText;
+  private readonly updateWarnings;
   private readonly sourceByPath;
 
   constructor(private readonly db: Db) {
@@ -92,7 +93,7 @@ export class IndexStore {
       INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
-    // One FTS5 insert per run instead of a trigger per row (migration 007).
+    this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
     this.indexRunText = db.prepare(
       `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
     );
@@ -166,6 +167,40 @@ export class IndexStore {
     run: ImportedRun,
     prepared: PreparedExamples,
   ): number {
+    const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
+    this.insertExamples(rowid, run.examples, prepared);
+    this.indexText(rowid);
+    return run.examples.length;
+  }
+
+  /**
+   * The parts of a unit's transaction, for a run written in batches as a large file is read
+   * (stream-unit.ts): the caller holds the transaction, as writeImported does for a whole run.
+   */
+  begin(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+  }
+
+  commit(): void {
+    this.db.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  replaceSource(record: SourceRecord): number {
+    const sourceId = this.source(record, 'imported', null);
+    this.deleteRunsOfSource.run(sourceId);
+    return sourceId;
+  }
+
+  insertRunRow(
+    sourceId: number,
+    record: SourceRecord,
+    run: ImportedRun,
+    exampleCount: number,
+  ): number {
     const experimentId = experimentIdOf(run);
     this.upsertProject.run(run.project, run.project, run.format);
     this.upsertExperiment.run({
@@ -204,11 +239,15 @@ export class IndexStore {
       metric_definitions: JSON.stringify(run.metricDefinitions),
       provenance: JSON.stringify(run.provenance),
       warnings: JSON.stringify(run.warnings),
-      example_count: run.examples.length,
+      example_count: exampleCount,
       source_sha256: record.sha256,
     }) as { rowid: number };
     this.deleteExamplesOfRun.run(rowid);
-    run.examples.forEach((example, i) => {
+    return rowid;
+  }
+
+  insertExamples(rowid: number, examples: ImportedExample[], prepared: PreparedExamples): void {
+    examples.forEach((example, i) => {
       this.insertExample.run(
         rowid,
         example.id,
@@ -222,7 +261,14 @@ export class IndexStore {
         prepared.fieldsHash[i],
       );
     });
+  }
+
+  /** One FTS5 insert per run instead of a trigger per row (migration 007). */
+  indexText(rowid: number): void {
     this.indexRunText.run(rowid);
-    return run.examples.length;
+  }
+
+  setWarnings(rowid: number, warnings: string[]): void {
+    this.updateWarnings.run(JSON.stringify(warnings), rowid);
   }
 }
