@@ -59,9 +59,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
       : `${index.failed} of ${lib.files} files failed: ${index.problems[0]?.message ?? '?'}`,
     target: complete ? '' : 'indexes every file',
     met: complete ? '' : 'no',
-    why: complete
-      ? undefined
-      : 'the MechLens reader decodes the whole file into one string; V8 caps strings at 2^29−24 chars (~512 MiB), so a run file over that cannot be read at all.',
+    why: complete ? undefined : 'the indexer refused the file; the result column gives its reason.',
   });
   if (complete && parsedAll) {
     const r = baseline.seconds / index.seconds;
