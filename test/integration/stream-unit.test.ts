@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
+import { CancelledError } from '../../electron/core/jobs/protocol';
 import type { StreamOptions } from '../../electron/core/ingest/stream-unit';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
@@ -125,6 +126,27 @@ describe('large MechLens files, read in batches', () => {
     }
     const source = db.prepare(`SELECT status, error FROM sources`).get() as { status: string };
     expect(source.status).toBe('failed');
+  });
+
+  it('stop at a cancel between batches, leaving the file as it was indexed before', async () => {
+    const s = scratch();
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky })));
+    const db = s.db('p');
+    await index(db, file, STREAMED);
+    const before = stored(db);
+    fs.writeFileSync(file, JSON.stringify(mechlensRecord({ examples: tricky.slice(5) })));
+    const store = new IndexStore(db);
+    const controller = new AbortController();
+    const insert = store.insertExamples.bind(store);
+    store.insertExamples = (...args) => {
+      insert(...args);
+      controller.abort();
+    };
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
+    await expect(indexUnit(task, store, controller.signal)).rejects.toThrow(CancelledError);
+    expect(db.inTransaction).toBe(false);
+    expect(stored(db)).toEqual(before);
   });
 
   it('leave other JSON to the whole-file readers', async () => {
