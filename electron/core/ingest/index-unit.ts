@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { describeDbError } from '../db/errors';
 import { CancelledError } from '../jobs/protocol';
-import type { UnitStat } from './identity';
+import { statUnit, type UnitStat } from './identity';
 import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
+import { describeFsError } from './read';
 import { IndexStore, type SourceRecord } from './store';
 import { streamUnit, type StreamOptions } from './stream-unit';
 import type { SourceUnit } from './types';
@@ -22,7 +23,9 @@ export interface IndexTask {
 export type IndexUnitResult =
   | { status: 'imported'; stat: UnitStat; runs: number; examples: number; writeSeconds: number }
   | { status: 'skipped'; stat: UnitStat | null; writeSeconds: number }
-  | { status: 'failed'; stat: UnitStat | null; message: string; writeSeconds: number };
+  | { status: 'failed'; stat: UnitStat | null; message: string; writeSeconds: number }
+  /** The database cannot take writes (full disk, read-only, damaged): the pass stops. */
+  | { status: 'unavailable'; stat: UnitStat | null; message: string; writeSeconds: number };
 
 export function sourceRecord(
   unit: SourceUnit,
@@ -61,14 +64,31 @@ export function whenWritable<T>(write: () => T, signal: AbortSignal): T {
 }
 
 /**
- * Reads, parses and stores one unit in one transaction (its old runs go, its new ones come in),
- * so a failing file never rolls back another and a crash mid-file leaves its previous state.
+ * What a write that failed means: a database that cannot take writes (full disk, read-only,
+ * damaged) stops the whole pass with its message; anything else fails this unit only.
  */
-export async function indexUnit(
+function storeFailure(
+  error: unknown,
+  dbPath: string,
+  signal: AbortSignal,
+  stat: UnitStat | null,
+): IndexUnitResult {
+  if (signal.aborted || error instanceof CancelledError) throw error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) {
+    return { status: 'failed', stat, message: describeFsError(error), writeSeconds: 0 };
+  }
+  const detail = describeDbError(error, dbPath);
+  if (detail) return { status: 'unavailable', stat, message: detail, writeSeconds: 0 };
+  const message = `could not be stored: ${error instanceof Error ? error.message : String(error)}`;
+  return { status: 'failed', stat, message, writeSeconds: 0 };
+}
+
+async function storeStreamed(
   task: IndexTask,
   store: IndexStore,
   signal: AbortSignal,
-): Promise<IndexUnitResult> {
+): Promise<IndexUnitResult | null> {
   const start = performance.now();
   const streamed = await streamUnit(
     task.unit,
@@ -81,40 +101,64 @@ export async function indexUnit(
   if (streamed?.status === 'imported') {
     return { ...streamed, writeSeconds: (performance.now() - start) / 1000 };
   }
-  if (streamed) {
-    const { stat, sha256, message } = streamed;
-    const record = { path: task.unit.path, folder: task.folder, stat, sha256 };
-    const importerVersion = importerVersions.mechlens ?? null;
-    whenWritable(
-      () => store.writeFailed({ ...record, importer: 'mechlens', importerVersion }, message),
-      signal,
-    );
-    return { status: 'failed', stat, message, writeSeconds: 0 };
-  }
+  if (!streamed) return null;
+  const { stat, sha256, message } = streamed;
+  const record = { path: task.unit.path, folder: task.folder, stat, sha256 };
+  const importerVersion = importerVersions.mechlens ?? null;
+  whenWritable(
+    () => store.writeFailed({ ...record, importer: 'mechlens', importerVersion }, message),
+    signal,
+  );
+  return { status: 'failed', stat, message, writeSeconds: 0 };
+}
+
+async function storeWhole(
+  task: IndexTask,
+  store: IndexStore,
+  signal: AbortSignal,
+): Promise<IndexUnitResult> {
   const result = await importUnitFile({ unit: task.unit }, signal);
   if (signal.aborted) throw new CancelledError();
   const record = sourceRecord(task.unit, task.folder, result);
-  const written = performance.now();
-  const writeSeconds = () => (performance.now() - written) / 1000;
+  const start = performance.now();
+  const writeSeconds = () => (performance.now() - start) / 1000;
+  if (result.status === 'imported') {
+    const written = whenWritable(
+      () => store.writeImported(record, result.runs, result.prepared),
+      signal,
+    );
+    return { status: 'imported', stat: result.stat, ...written, writeSeconds: writeSeconds() };
+  }
+  if (result.status === 'skipped') {
+    whenWritable(() => store.writeSkipped(record), signal);
+    return { status: 'skipped', stat: result.stat, writeSeconds: writeSeconds() };
+  }
+  whenWritable(() => store.writeFailed(record, result.message), signal);
+  const { stat, message } = result;
+  return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
+}
+
+/**
+ * Reads, parses and stores one unit in one transaction (its old runs go, its new ones come in),
+ * so a failing file never rolls back another and a crash mid-file leaves its previous state.
+ * Large MechLens files are read and written in batches (stream-unit.ts), the rest whole.
+ */
+export async function indexUnit(
+  task: IndexTask,
+  store: IndexStore,
+  signal: AbortSignal,
+): Promise<IndexUnitResult> {
   try {
-    if (result.status === 'imported') {
-      const written = whenWritable(
-        () => store.writeImported(record, result.runs, result.prepared),
-        signal,
-      );
-      return { status: 'imported', stat: result.stat, ...written, writeSeconds: writeSeconds() };
-    }
-    if (result.status === 'skipped') {
-      whenWritable(() => store.writeSkipped(record), signal);
-      return { status: 'skipped', stat: result.stat, writeSeconds: writeSeconds() };
-    }
-    whenWritable(() => store.writeFailed(record, result.message), signal);
-    const { stat, message } = result;
-    return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
+    return (await storeStreamed(task, store, signal)) ?? (await storeWhole(task, store, signal));
   } catch (error) {
-    if (signal.aborted || error instanceof CancelledError) throw error;
-    const detail = describeDbError(error, task.dbPath);
-    const message = `could not be stored: ${detail ?? (error instanceof Error ? error.message : String(error))}`;
-    return { status: 'failed', stat: result.stat, message, writeSeconds: writeSeconds() };
+    return storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
+  }
+}
+
+function statOrNull(unit: SourceUnit): UnitStat | null {
+  try {
+    return statUnit(unit);
+  } catch {
+    return null;
   }
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { JobProgress } from '../../../shared/jobs';
+import { DatabaseUnavailableError } from '../db/errors';
 import type { Db } from '../db/open';
 import type { WorkerPool } from '../jobs/pool';
 import { statUnit, type UnitStat } from './identity';
@@ -142,6 +143,8 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
       stats.sources.imported++;
       stats.runs += result.runs;
       stats.examples += result.examples;
+    } else if (result.status === 'unavailable') {
+      throw new DatabaseUnavailableError(result.message);
     } else if (result.status === 'failed') {
       stats.sources.failed++;
       stats.problems.push({ path: unit.path, message: result.message });
