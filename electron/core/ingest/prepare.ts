@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 
 /** JSON with object keys sorted, so equal field objects give equal text (and equal hashes). */
@@ -13,8 +13,9 @@ export function sortedJson(value: JsonValue | undefined): string {
   return JSON.stringify(value);
 }
 
+/** One-shot hashing: some 2.5× faster than createHash for short texts (three per example). */
 function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  return hash('sha1', text, 'hex');
 }
 
 /** Per-example columns ready for the writer, in the run's example order. */
