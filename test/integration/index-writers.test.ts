@@ -33,26 +33,26 @@ function holdWriteLock(dbPath: string, ms: number): Promise<{ released: Promise<
 }
 
 describe('index workers writing through their own connections', () => {
-  it('wait for a busy database instead of failing, until cancelled', () => {
+  it('wait for a busy database instead of failing, until cancelled', async () => {
     let attempts = 0;
-    const value = whenWritable(() => {
+    const value = await whenWritable(() => {
       if (++attempts < 3) throw busy();
       return 'written';
     }, new AbortController().signal);
     expect({ value, attempts }).toEqual({ value: 'written', attempts: 3 });
 
     const controller = new AbortController();
-    expect(() =>
+    await expect(
       whenWritable(() => {
-        controller.abort();
+        setImmediate(() => controller.abort());
         throw busy();
       }, controller.signal),
-    ).toThrow(CancelledError);
-    expect(() =>
+    ).rejects.toThrow(CancelledError);
+    await expect(
       whenWritable(() => {
         throw new Error('disk I/O error');
       }, new AbortController().signal),
-    ).toThrow('disk I/O error');
+    ).rejects.toThrow('disk I/O error');
   });
 
   it('index every file while another connection holds the write lock for a while', async () => {

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { describeDbError } from '../db/errors';
 import { CancelledError } from '../jobs/protocol';
@@ -50,9 +51,10 @@ function isBusy(error: unknown): boolean {
 
 /**
  * WAL lets one connection write at a time, and every index worker has its own: a worker that
- * finds the database locked past the busy timeout waits again, until the job is cancelled.
+ * finds the database locked past the busy timeout waits again, until the job is cancelled. It
+ * yields between attempts, so the cancel message can reach it.
  */
-export function whenWritable<T>(write: () => T, signal: AbortSignal): T {
+export async function whenWritable<T>(write: () => T, signal: AbortSignal): Promise<T> {
   for (;;) {
     if (signal.aborted) throw new CancelledError();
     try {
@@ -60,6 +62,7 @@ export function whenWritable<T>(write: () => T, signal: AbortSignal): T {
     } catch (error) {
       if (!isBusy(error)) throw error;
     }
+    await yieldToEvents();
   }
 }
 
@@ -105,7 +108,7 @@ async function storeStreamed(
   const { stat, sha256, message } = streamed;
   const record = { path: task.unit.path, folder: task.folder, stat, sha256 };
   const importerVersion = importerVersions.mechlens ?? null;
-  whenWritable(
+  await whenWritable(
     () => store.writeFailed({ ...record, importer: 'mechlens', importerVersion }, message),
     signal,
   );
@@ -123,17 +126,17 @@ async function storeWhole(
   const start = performance.now();
   const writeSeconds = () => (performance.now() - start) / 1000;
   if (result.status === 'imported') {
-    const written = whenWritable(
+    const written = await whenWritable(
       () => store.writeImported(record, result.runs, result.prepared),
       signal,
     );
     return { status: 'imported', stat: result.stat, ...written, writeSeconds: writeSeconds() };
   }
   if (result.status === 'skipped') {
-    whenWritable(() => store.writeSkipped(record), signal);
+    await whenWritable(() => store.writeSkipped(record), signal);
     return { status: 'skipped', stat: result.stat, writeSeconds: writeSeconds() };
   }
-  whenWritable(() => store.writeFailed(record, result.message), signal);
+  await whenWritable(() => store.writeFailed(record, result.message), signal);
   const { stat, message } = result;
   return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
 }

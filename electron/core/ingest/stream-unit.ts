@@ -158,7 +158,7 @@ export async function streamUnit(
   folder: string | null,
   store: IndexStore,
   signal: AbortSignal,
-  begin: () => void,
+  begin: () => Promise<void>,
   options: StreamOptions = {},
 ): Promise<StreamedUnit | null> {
   if (unit.kind !== 'file' || path.extname(unit.path).toLowerCase() !== '.json') return null;
@@ -186,7 +186,7 @@ export async function streamUnit(
     }
     if (!planned) return null;
     sha256 = await sha256Files(unit.files, signal);
-    begin();
+    await begin();
     try {
       const examples = await writeBatches(fd, store, record(), planned, signal);
       const after = statUnit(unit);
