@@ -71,4 +71,31 @@ describe('index workers writing through their own connections', () => {
     const status = db.prepare(`SELECT DISTINCT status FROM sources`).all();
     expect(status).toEqual([{ status: 'imported' }]);
   }, 60_000);
+
+  it('cancel mid-pass: every stored run is whole, the rest stay unindexed, and a rescan finishes', async () => {
+    harness = makeService();
+    const { service } = harness;
+    const root = path.join(harness.dir, 'library');
+    for (let i = 0; i < 60; i++)
+      writeMechlensRun(root, { id: `run-${i}`, name: `c${i}`, examples: examples(300) });
+    const jobId = service.startIndex([root], 'Indexing');
+    const off = service.events.on('job:progress', ({ progress }) => {
+      if (progress.phase === 'indexing' && progress.done > 0) service.jobs.cancel(jobId);
+    });
+    const job = await service.jobs.wait(jobId);
+    off();
+    expect(job?.state).toBe('cancelled');
+    const runs = service.db
+      .prepare(
+        `SELECT r.example_count AS declared, COUNT(e.rowid) AS stored FROM runs r
+         LEFT JOIN examples e ON e.run_rowid = r.rowid GROUP BY r.rowid`,
+      )
+      .all() as { declared: number; stored: number }[];
+    expect(runs.length).toBeLessThan(60);
+    for (const run of runs) expect(run.stored).toBe(run.declared);
+    const stats = await service.index([root]);
+    expect(stats.sources.failed).toBe(0);
+    expect(stats.sources.imported + stats.sources.unchanged).toBe(60);
+    expect(service.db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 18000 });
+  }, 60_000);
 });
