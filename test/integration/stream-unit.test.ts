@@ -117,6 +117,10 @@ describe('large MechLens files, read in batches', () => {
         /expected ':'/,
       ],
       [text.replace('"output": "walrus"', '"output": walrus'), /near line/],
+      [
+        text.replace('\n ],\n "metrics"', '\n ] 1,\n "metrics"'),
+        /expected ',' or '\}' after the list/,
+      ],
     ];
     for (const [bad, message] of cases) {
       fs.writeFileSync(file, bad);
@@ -170,7 +174,7 @@ describe('large MechLens files, read in batches', () => {
       fc
         .tuple(
           fc.nat(base.length),
-          fc.constantFrom('"', '\\', ',', ']', '}', '[', '{', ':', ' ', '"x":1,'),
+          fc.constantFrom('"', '\\', ',', ']', '}', '[', '{', ':', ' ', '"x":1,', '1', 'n', '\n'),
         )
         .map(([at, c]) => base.slice(0, at) + c + base.slice(at)),
     );

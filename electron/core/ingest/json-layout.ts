@@ -9,7 +9,7 @@ import { ImportProblem } from './types';
  * left to JSON.parse, batch by batch, which also finds any syntax error inside them.
  */
 export interface JsonLayout {
-  /** Every member but the streamed array, as byte ranges of its key and of its value. */
+  /** Every member but the streamed array: its key and the byte range of its value. */
   members: { key: string; valueStart: number; valueEnd: number }[];
   /** The streamed array (the last member with that key, as JSON.parse keeps the last). */
   array: ArrayLayout | null;
@@ -21,6 +21,7 @@ export interface ArrayLayout {
   batches: { start: number; end: number; first: number }[];
 }
 
+const CHUNK_BYTES = 8 * 1024 ** 2;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -41,9 +42,9 @@ export function scanJsonObject(
   fd: number,
   size: number,
   arrayKey: string,
-  options: { batchBytes: number; chunkBytes?: number; signal?: AbortSignal },
+  batchBytes: number,
 ): JsonLayout | null {
-  const chunk = Buffer.allocUnsafe(options.chunkBytes ?? 8 * 1024 ** 2);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   const layout: JsonLayout = { members: [], array: null };
   let state: State = 'start';
   let depth = 0;
@@ -53,6 +54,7 @@ export function scanJsonObject(
   let valueStart = -1;
   let streaming: ArrayLayout | null = null;
   let elementHasContent = false;
+  let arrayClosed = false;
   let key = '';
 
   const fail = (offset: number, reason: string): never => {
@@ -65,10 +67,10 @@ export function scanJsonObject(
     }
     if (!streaming) layout.members.push({ key, valueStart, valueEnd: end });
     streaming = null;
+    arrayClosed = false;
   };
 
   for (let base = 0; base < size;) {
-    if (options.signal?.aborted) throw new Error('Cancelled');
     const length = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - base), base);
     if (length === 0) break;
     const bytes = chunk.subarray(0, length);
@@ -103,7 +105,7 @@ export function scanJsonObject(
       i++;
       if (isSpace(byte)) continue;
       if (state === 'start') {
-        if (at === 0 && byte === 0xef) {
+        if (at === 0 && byte === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
           i += 2;
           continue;
         }
@@ -132,6 +134,8 @@ export function scanJsonObject(
         continue;
       }
       // state === 'value'
+      if (arrayClosed && depth === 1 && byte !== 0x2c && byte !== 0x7d)
+        fail(at, `expected ',' or '}' after the list, found ${describeByte(byte)}`);
       if (valueStart < 0) {
         valueStart = at;
         if (byte === 0x5b && key === arrayKey) {
@@ -144,7 +148,7 @@ export function scanJsonObject(
           streaming.elements++;
           elementHasContent = false;
           const batch = streaming.batches[streaming.batches.length - 1]!;
-          if (at + 1 - batch.start >= options.batchBytes) {
+          if (at + 1 - batch.start >= batchBytes) {
             batch.end = at;
             streaming.batches.push({ start: at + 1, end: -1, first: streaming.elements });
           }
@@ -161,6 +165,7 @@ export function scanJsonObject(
         if (depth === 1 && streaming) {
           if (elementHasContent || streaming.elements > 0) streaming.elements++;
           streaming.batches[streaming.batches.length - 1]!.end = at;
+          arrayClosed = true;
         }
         if (depth === 0) {
           if (byte !== 0x7d) fail(at, `expected ',' or '}', found ']'`);
@@ -207,7 +212,7 @@ export function readRange(fd: number, start: number, end: number): Buffer {
 
 /** "line 12, column 5" for a byte offset, counted on demand (only ever for an error). */
 export function positionOf(fd: number, offset: number): string {
-  const chunk = Buffer.allocUnsafe(8 * 1024 ** 2);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let line = 1;
   let lineStart = 0;
   for (let base = 0; base < offset;) {

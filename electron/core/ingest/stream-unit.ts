@@ -93,7 +93,7 @@ function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number):
   const runsDir = MECHLENS_RUNS_DIR.test(unit.path);
   let layout;
   try {
-    layout = scanJsonObject(fd, stat.size, 'examples', { batchBytes });
+    layout = scanJsonObject(fd, stat.size, 'examples', batchBytes);
   } catch (error) {
     // Outside a runs folder a broken file may be something else: the whole-file path decides.
     if (error instanceof ImportProblem && !runsDir) return null;
