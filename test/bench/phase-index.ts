@@ -6,7 +6,6 @@
 
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { IndexStore } from '../../electron/core/ingest/store';
 import { PairwiseService } from '../../electron/core/service';
 import { longestBlock, RssSampler, timed, type RssPeak } from './measure';
 
@@ -53,16 +52,6 @@ export interface IndexArgs {
   dir: string;
   dbPath: string;
   bytes: number;
-  /** Also index once more with the FTS trigger dropped, to measure what full-text costs. */
-  whatIfNoFts?: boolean;
-}
-
-/** The same pass on a fresh DB without the per-row FTS5 trigger, then one bulk FTS rebuild. */
-export interface NoFtsWhatIf {
-  seconds: number;
-  writerSeconds: number;
-  /** `INSERT INTO examples_fts(examples_fts) VALUES ('rebuild')` after the pass. */
-  rebuildSeconds: number;
 }
 
 export interface IndexResult {
@@ -72,9 +61,9 @@ export interface IndexResult {
   imported: number;
   failed: number;
   problems: { path: string; message: string }[];
-  /** Main-thread time inside IndexStore.writeImported: the single writer's share of the wall. */
+  /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writerSeconds: number;
-  /** Event-loop utilisation of the main thread during the pass (writer + message decoding). */
+  /** Event-loop utilisation of the main thread during the pass (scan, progress, stats). */
   mainThreadBusy: number;
   /** The longest the main thread (which answers the UI's requests) was blocked at once. */
   blockedSeconds: number;
@@ -83,55 +72,6 @@ export interface IndexResult {
   rescanUnchanged: number;
   dbBytes: number;
   closeSeconds: number;
-  noFts: NoFtsWhatIf | null;
-}
-
-/** Wraps the writer without touching product code: the prototype is shared by the service. */
-function instrumentWriter(): { seconds: () => number; reset: () => void } {
-  let total = 0;
-  const original = IndexStore.prototype.writeImported;
-  IndexStore.prototype.writeImported = function (
-    this: IndexStore,
-    ...args: Parameters<IndexStore['writeImported']>
-  ) {
-    const start = performance.now();
-    try {
-      return original.apply(this, args);
-    } finally {
-      total += performance.now() - start;
-    }
-  };
-  return {
-    seconds: () => total / 1000,
-    reset: () => {
-      total = 0;
-    },
-  };
-}
-
-/**
- * A diagnostic, not a product path: drops the trigger that feeds examples_fts row by row in
- * a throw-away DB, indexes the same files, then builds the full-text index in one go.
- */
-async function withoutFts(args: IndexArgs, writer: ReturnType<typeof instrumentWriter>) {
-  const dbPath = `${args.dbPath}.nofts`;
-  const service = new PairwiseService({ dbPath, host: 'cli', version: 'bench' });
-  try {
-    service.db.exec('DROP TRIGGER examples_ai');
-    writer.reset();
-    const pass = await timed(() => service.index([args.dir]));
-    const rebuild = await timed(() =>
-      service.db.exec(`INSERT INTO examples_fts(examples_fts) VALUES ('rebuild')`),
-    );
-    return {
-      seconds: pass.seconds,
-      writerSeconds: writer.seconds(),
-      rebuildSeconds: rebuild.seconds,
-    };
-  } finally {
-    await service.close();
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });
-  }
 }
 
 function sizeOnDisk(dbPath: string): number {
@@ -143,7 +83,6 @@ function sizeOnDisk(dbPath: string): number {
 
 export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(args.dbPath + suffix, { force: true });
-  const writer = instrumentWriter();
   const sampler = new RssSampler();
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
   try {
@@ -155,8 +94,6 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
     const stats = first.value.value;
     const rescan = await timed(() => service.index([args.dir]));
     const closed = await timed(() => service.close());
-    const writerSeconds = writer.seconds();
-    const noFts = args.whatIfNoFts ? await withoutFts(args, writer) : null;
     return {
       seconds: first.seconds,
       runs: stats.runs,
@@ -164,7 +101,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       imported: stats.sources.imported,
       failed: stats.sources.failed,
       problems: stats.problems.slice(0, 3),
-      writerSeconds,
+      writerSeconds: stats.writeSeconds,
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,
@@ -172,7 +109,6 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       rescanUnchanged: rescan.value.sources.unchanged,
       dbBytes: sizeOnDisk(args.dbPath),
       closeSeconds: closed.seconds,
-      noFts,
     };
   } finally {
     await sampler.close();

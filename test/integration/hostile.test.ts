@@ -5,8 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../electron/core/db/open';
-import { importUnitFile, type ImportTask } from '../../electron/core/ingest/import-task';
+import { indexUnit, type IndexTask } from '../../electron/core/ingest/index-unit';
 import { indexPaths } from '../../electron/core/ingest/indexer';
+import { IndexStore } from '../../electron/core/ingest/store';
 import type { WorkerPool } from '../../electron/core/jobs/pool';
 import {
   examples,
@@ -242,13 +243,13 @@ describe('an index worker that dies on a file', () => {
     const db = openDatabase(path.join(t.dir, 'p.db'));
     // Stands in for a worker killed by V8's heap limit: the pool rejects that one task.
     const pool = {
-      run: async (task: ImportTask, options: { signal: AbortSignal }) => {
+      run: async (task: IndexTask, options: { signal: AbortSignal }) => {
         if (task.unit.path === deadly) {
           throw Object.assign(new Error('Worker terminated due to reaching memory limit'), {
             code: 'ERR_WORKER_OUT_OF_MEMORY',
           });
         }
-        return importUnitFile(task, options.signal);
+        return indexUnit(task, new IndexStore(db), options.signal);
       },
     } as unknown as WorkerPool;
     try {

@@ -3,6 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDbError } from '../../electron/core/db/errors';
 import { openDatabase } from '../../electron/core/db/open';
+import { indexUnit, type IndexTask } from '../../electron/core/ingest/index-unit';
+import { indexPaths } from '../../electron/core/ingest/indexer';
+import { IndexStore } from '../../electron/core/ingest/store';
+import type { WorkerPool } from '../../electron/core/jobs/pool';
 import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
@@ -61,13 +65,23 @@ describe('storage failures', () => {
       examples: examples(400).map((e) => ({ ...e, output: e.output.repeat(400) })),
     });
     await service.index([path.join(root, '.mechlens/runs/small.json')]);
-    const pages = service.db.pragma('page_count', { simple: true }) as number;
+    const db = service.db;
+    const pages = db.pragma('page_count', { simple: true }) as number;
     // A ceiling on the database's size is how SQLite reports SQLITE_FULL without filling a disk.
-    service.db.pragma(`max_page_count = ${pages + 20}`);
-    await expect(service.index([root])).rejects.toThrow(/disk holding .* is full/);
-    const runs = service.db.prepare(`SELECT id FROM runs ORDER BY id`).all() as { id: string }[];
+    // It holds for one connection only, so the units are stored through this one, in-thread.
+    db.pragma(`max_page_count = ${pages + 20}`);
+    const store = new IndexStore(db);
+    const pool = {
+      run: (task: IndexTask, options: { signal: AbortSignal }) =>
+        indexUnit(task, store, options.signal),
+    } as unknown as WorkerPool;
+    const signal = new AbortController().signal;
+    await expect(indexPaths({ db, pool, paths: [root], signal })).rejects.toThrow(
+      /disk holding .* is full/,
+    );
+    const runs = db.prepare(`SELECT id FROM runs ORDER BY id`).all() as { id: string }[];
     expect(runs.map((r) => r.id)).toEqual(['small']);
-    expect(service.db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 2 });
-    expect(service.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 2 });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

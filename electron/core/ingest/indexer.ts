@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { JobProgress } from '../../../shared/jobs';
+import { DatabaseUnavailableError } from '../db/errors';
 import type { Db } from '../db/open';
 import type { WorkerPool } from '../jobs/pool';
 import { statUnit, type UnitStat } from './identity';
-import type { ImportTask, ImportTaskResult } from './import-task';
+import type { IndexTask, IndexUnitResult } from './index-unit';
 import { importerVersions } from './importers';
 import { scanPaths } from './scan';
 import { IndexStore } from './store';
@@ -14,6 +15,8 @@ export interface IndexStats {
   runs: number;
   examples: number;
   problems: { path: string; message: string }[];
+  /** Time the index workers spent storing units (lock waits included), summed over workers. */
+  writeSeconds: number;
 }
 
 export interface IndexOptions {
@@ -56,11 +59,11 @@ function workerDied(error: unknown): string {
   return `the indexing worker stopped while reading this file (${detail}); the other files were indexed. This is a bug in Pairwise: please report it with the file if you can.`;
 }
 
-function unknownIdentity(unit: SourceUnit): { stat: UnitStat | null; sha256: null } {
+function statOrNull(unit: SourceUnit): UnitStat | null {
   try {
-    return { stat: statUnit(unit), sha256: null };
+    return statUnit(unit);
   } catch {
-    return { stat: null, sha256: null };
+    return null;
   }
 }
 
@@ -69,19 +72,24 @@ function folderOf(unitPath: string, roots: string[]): string | null {
 }
 
 /**
- * One index pass over some paths: scan, skip what is unchanged, parse the rest in workers,
- * write each unit in its own transaction as it arrives. Sources under a scanned folder that
- * were not seen again are marked missing (their runs stay, flagged), never deleted.
+ * One index pass over some paths: scan, skip what is unchanged, hand the rest to index
+ * workers, which parse each unit and write it in its own transaction through their own
+ * connections, so parsing and writing overlap and no run crosses to this thread (only counts
+ * come back). Sources under a scanned folder that were not seen again are marked missing
+ * (their runs stay, flagged), never deleted.
  */
 export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const { db, pool, signal } = options;
   const roots = options.paths.map((p) => path.resolve(p));
   const store = new IndexStore(db);
+  // Each index worker writes its units through its own connection to the same file.
+  const dbPath = path.resolve(db.name);
   const stats: IndexStats = {
     sources: { scanned: 0, imported: 0, unchanged: 0, failed: 0 },
     runs: 0,
     examples: 0,
     problems: [],
+    writeSeconds: 0,
   };
   const report = (phase: string, detail: string | null, total: number | null) =>
     options.progress?.({ phase, done: stats.sources.scanned, total, detail, bytes: bytesDone });
@@ -127,31 +135,19 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const total = units.length;
   report('indexing', null, total);
 
-  const handle = (unit: SourceUnit, result: ImportTaskResult) => {
+  const handle = (unit: SourceUnit, result: IndexUnitResult) => {
     stats.sources.scanned++;
     bytesDone += result.stat?.size ?? 0;
-    const record = {
-      path: unit.path,
-      folder: folderOf(unit.path, roots),
-      stat: result.stat,
-      sha256: result.status === 'skipped' ? null : result.sha256,
-      importer: result.status === 'skipped' ? null : result.importer,
-      importerVersion:
-        result.status !== 'skipped' && result.importer
-          ? (importerVersions[result.importer] ?? null)
-          : null,
-    };
+    stats.writeSeconds += result.writeSeconds;
     if (result.status === 'imported') {
-      const written = store.writeImported(record, result.runs, result.prepared);
       stats.sources.imported++;
-      stats.runs += written.runs;
-      stats.examples += written.examples;
+      stats.runs += result.runs;
+      stats.examples += result.examples;
+    } else if (result.status === 'unavailable') {
+      throw new DatabaseUnavailableError(result.message);
     } else if (result.status === 'failed') {
       stats.sources.failed++;
       stats.problems.push({ path: unit.path, message: result.message });
-      store.writeFailed(record, result.message);
-    } else {
-      store.writeSkipped(record);
     }
     report('indexing', unit.path, total);
   };
@@ -161,19 +157,19 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const lane = async () => {
     while (next < work.length && !signal.aborted) {
       const unit = work[next++]!;
-      const task: ImportTask = { unit };
-      let result: ImportTaskResult;
+      const folder = folderOf(unit.path, roots);
+      const task: IndexTask = { unit, folder, dbPath };
+      let result: IndexUnitResult;
       try {
-        result = await pool.run<ImportTaskResult>(task, { signal });
+        result = await pool.run<IndexUnitResult>(task, { signal });
       } catch (error) {
         if (signal.aborted) return;
         // A worker that died on one file (out of memory, a native crash) fails that file only.
-        result = {
-          status: 'failed',
-          importer: null,
-          message: workerDied(error),
-          ...unknownIdentity(unit),
-        };
+        const message = workerDied(error);
+        const stat = statOrNull(unit);
+        const record = { path: unit.path, folder, stat, sha256: null };
+        store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
+        result = { status: 'failed', stat, message, writeSeconds: 0 };
       }
       if (signal.aborted) return;
       handle(unit, result);

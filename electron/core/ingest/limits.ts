@@ -2,14 +2,14 @@ import type { ImportedExample, ImportedRun } from '../../../shared/model';
 import { ImportProblem } from './types';
 
 /**
- * Checks every importer's output passes through in the index worker, before the run is sent to
- * the writer: a per-run example limit, text SQLite can store faithfully, and ids that stay
- * distinct once stored.
+ * Checks every importer's output passes through in the index worker, before the run is
+ * written: a per-run example limit, text SQLite can store faithfully, and ids that stay
+ * distinct once stored (for a large MechLens file, batch by batch: stream-unit.ts).
  */
 
 /**
- * Indexing holds a run's examples in memory several times over (parsed, mapped, sent to the
- * writer), about 600 MB per million small examples at peak. Twice the largest run we benchmark
+ * A whole-file read holds a run's examples in memory several times over (text, parsed,
+ * mapped, prepared), about 600 MB per million small examples at peak. Twice the largest run we benchmark
  * (test/bench, 1M examples) keeps a legitimate run well inside that, and a hostile one out.
  */
 export const MAX_EXAMPLES_PER_RUN = 2_000_000;
@@ -69,11 +69,7 @@ function cleanIds(examples: ImportedExample[]): void {
     example.id = wellFormed(original);
     const other = ids.get(example.id);
     if (other !== undefined) {
-      throw new ImportProblem(
-        `example ids ${showId(other)} and ${showId(original)} contain invalid UTF-16 ` +
-          '(lone surrogates); once that is replaced they are the same id, so their examples ' +
-          'cannot be told apart. Fix the ids where the run is written',
-      );
+      throw idClash(other, original);
     }
     ids.set(example.id, original);
   }
@@ -82,46 +78,96 @@ function cleanIds(examples: ImportedExample[]): void {
 /**
  * Ids are compared byte for byte, so "é" as one code point (NFC) and as e + combining accent
  * (NFD) are two ids. That is kept (normalizing would merge examples a producer kept apart),
- * but a run that holds both gets a warning, since other runs may use only one form.
+ * but a run that holds both gets a warning, since other runs may use only one form. Fed in
+ * batches when a large run is read in pieces.
  */
-function normalizationWarning(examples: ImportedExample[]): string | null {
-  const byNfc = new Map<string, string>();
-  const clashes: string[] = [];
-  for (const { id } of examples) {
-    if (!MAY_NORMALIZE.test(id)) continue;
-    const nfc = id.normalize('NFC');
-    const other = byNfc.get(nfc);
-    if (other === undefined) byNfc.set(nfc, id);
-    else if (other !== id) clashes.push(`${showId(other)} and ${showId(id)}`);
+export class NormalizationCheck {
+  private readonly byNfc = new Map<string, string>();
+  private readonly clashes: string[] = [];
+
+  add(examples: ImportedExample[]): void {
+    for (const { id } of examples) {
+      if (!MAY_NORMALIZE.test(id)) continue;
+      const nfc = id.normalize('NFC');
+      const other = this.byNfc.get(nfc);
+      if (other === undefined) this.byNfc.set(nfc, id);
+      else if (other !== id) this.clashes.push(`${showId(other)} and ${showId(id)}`);
+    }
   }
-  if (clashes.length === 0) return null;
-  const list = clashes.slice(0, 3).join(', ') + (clashes.length > 3 ? ', …' : '');
-  return (
-    `${count(clashes.length)} pair(s) of example ids differ only in Unicode normalization (${list}); ` +
-    'they are kept as different examples, so check that the runs you compare write ids in one form'
+
+  warning(): string | null {
+    const clashes = this.clashes;
+    if (clashes.length === 0) return null;
+    const list = clashes.slice(0, 3).join(', ') + (clashes.length > 3 ? ', …' : '');
+    return (
+      `${count(clashes.length)} pair(s) of example ids differ only in Unicode normalization (${list}); ` +
+      'they are kept as different examples, so check that the runs you compare write ids in one form'
+    );
+  }
+}
+
+/** Everything but the examples: text SQLite can store faithfully. */
+export function cleanRunFields(run: ImportedRun): void {
+  run.runId = wellFormed(run.runId);
+  run.project = wellFormed(run.project);
+  run.formatVersion = wellFormedOrNull(run.formatVersion);
+  run.codeCommit = wellFormedOrNull(run.codeCommit);
+  run.startedAt = wellFormedOrNull(run.startedAt);
+  run.finishedAt = wellFormedOrNull(run.finishedAt);
+  run.condition.name = wellFormed(run.condition.name);
+  run.condition.series = wellFormedOrNull(run.condition.series);
+  if (run.experiment) {
+    run.experiment.id = wellFormed(run.experiment.id);
+    run.experiment.name = wellFormed(run.experiment.name);
+    run.experiment.question = wellFormedOrNull(run.experiment.question);
+    run.experiment.claim = wellFormedOrNull(run.experiment.claim);
+  }
+}
+
+/**
+ * What cleanIds and cleanExample do for a whole run, for a run read in batches: `seen` holds
+ * every raw id of the run read so far (readExampleBatch fills it), `cleaned` the ids that had
+ * lone surrogates, by what they became. An id that becomes another id is refused wherever
+ * the two fall in the file.
+ */
+export function cleanExampleBatch(
+  examples: ImportedExample[],
+  seen: Map<string, number>,
+  cleaned: Map<string, string>,
+): void {
+  for (const example of examples) {
+    const original = example.id;
+    if (SURROGATE.test(original)) {
+      example.id = wellFormed(original);
+      const other =
+        example.id !== original && seen.has(example.id) ? example.id : cleaned.get(example.id);
+      if (other !== undefined) throw idClash(other, original);
+      cleaned.set(example.id, original);
+    } else {
+      const other = cleaned.get(original);
+      if (other !== undefined && other !== original) throw idClash(other, original);
+    }
+    cleanExample(example);
+  }
+}
+
+function idClash(one: string, other: string): ImportProblem {
+  return new ImportProblem(
+    `example ids ${showId(one)} and ${showId(other)} contain invalid UTF-16 ` +
+      '(lone surrogates); once that is replaced they are the same id, so their examples ' +
+      'cannot be told apart. Fix the ids where the run is written',
   );
 }
 
 export function checkImportedRuns(runs: ImportedRun[]): void {
   for (const run of runs) {
     if (run.examples.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(run.examples.length);
-    run.runId = wellFormed(run.runId);
-    run.project = wellFormed(run.project);
-    run.formatVersion = wellFormedOrNull(run.formatVersion);
-    run.codeCommit = wellFormedOrNull(run.codeCommit);
-    run.startedAt = wellFormedOrNull(run.startedAt);
-    run.finishedAt = wellFormedOrNull(run.finishedAt);
-    run.condition.name = wellFormed(run.condition.name);
-    run.condition.series = wellFormedOrNull(run.condition.series);
-    if (run.experiment) {
-      run.experiment.id = wellFormed(run.experiment.id);
-      run.experiment.name = wellFormed(run.experiment.name);
-      run.experiment.question = wellFormedOrNull(run.experiment.question);
-      run.experiment.claim = wellFormedOrNull(run.experiment.claim);
-    }
+    cleanRunFields(run);
     cleanIds(run.examples);
     for (const example of run.examples) cleanExample(example);
-    const warning = normalizationWarning(run.examples);
+    const check = new NormalizationCheck();
+    check.add(run.examples);
+    const warning = check.warning();
     if (warning) run.warnings.push(warning);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportedRun, JsonValue } from '../../../shared/model';
+import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
@@ -44,6 +44,9 @@ export class IndexStore {
   private readonly upsertExperiment;
   private readonly insertRun;
   private readonly insertExample;
+  private readonly deleteExamplesOfRun;
+  private readonly indexRunText;
+  private readonly updateWarnings;
   private readonly sourceByPath;
 
   constructor(private readonly db: Db) {
@@ -89,6 +92,11 @@ export class IndexStore {
     this.insertExample = db.prepare(`
       INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
+    this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
+    this.indexRunText = db.prepare(
+      `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
+    );
   }
 
   private source(
@@ -159,6 +167,40 @@ export class IndexStore {
     run: ImportedRun,
     prepared: PreparedExamples,
   ): number {
+    const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
+    this.insertExamples(rowid, run.examples, prepared);
+    this.indexText(rowid);
+    return run.examples.length;
+  }
+
+  /**
+   * The parts of a unit's transaction, for a run written in batches as a large file is read
+   * (stream-unit.ts): the caller holds the transaction, as writeImported does for a whole run.
+   */
+  begin(): void {
+    this.db.exec('BEGIN IMMEDIATE');
+  }
+
+  commit(): void {
+    this.db.exec('COMMIT');
+  }
+
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  replaceSource(record: SourceRecord): number {
+    const sourceId = this.source(record, 'imported', null);
+    this.deleteRunsOfSource.run(sourceId);
+    return sourceId;
+  }
+
+  insertRunRow(
+    sourceId: number,
+    record: SourceRecord,
+    run: ImportedRun,
+    exampleCount: number,
+  ): number {
     const experimentId = experimentIdOf(run);
     this.upsertProject.run(run.project, run.project, run.format);
     this.upsertExperiment.run({
@@ -197,11 +239,15 @@ export class IndexStore {
       metric_definitions: JSON.stringify(run.metricDefinitions),
       provenance: JSON.stringify(run.provenance),
       warnings: JSON.stringify(run.warnings),
-      example_count: run.examples.length,
+      example_count: exampleCount,
       source_sha256: record.sha256,
     }) as { rowid: number };
-    this.db.prepare(`DELETE FROM examples WHERE run_rowid = ?`).run(rowid);
-    run.examples.forEach((example, i) => {
+    this.deleteExamplesOfRun.run(rowid);
+    return rowid;
+  }
+
+  insertExamples(rowid: number, examples: ImportedExample[], prepared: PreparedExamples): void {
+    examples.forEach((example, i) => {
       this.insertExample.run(
         rowid,
         example.id,
@@ -215,6 +261,14 @@ export class IndexStore {
         prepared.fieldsHash[i],
       );
     });
-    return run.examples.length;
+  }
+
+  /** One FTS5 insert per run instead of a trigger per row (migration 007). */
+  indexText(rowid: number): void {
+    this.indexRunText.run(rowid);
+  }
+
+  setWarnings(rowid: number, warnings: string[]): void {
+    this.updateWarnings.run(JSON.stringify(warnings), rowid);
   }
 }

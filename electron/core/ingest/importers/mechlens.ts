@@ -168,10 +168,21 @@ function readExamples(raw: unknown): ImportedExample[] {
   }
   // Refused before anything is built from them: the parsed list is all the memory spent so far.
   if (raw.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(raw.length);
+  return readExampleBatch(raw, 0, new Map());
+}
+
+/**
+ * Examples `first + 1` on of a run, checked as they are mapped. `seen` (id → example number)
+ * carries across the batches of one run, so a duplicate id is found wherever it falls.
+ */
+export function readExampleBatch(
+  raw: unknown[],
+  first: number,
+  seen: Map<string, number>,
+): ImportedExample[] {
   // Example numbers in messages count from 1, as a person reading the file would.
-  const seen = new Map<string, number>();
   return raw.map((item: unknown, index): ImportedExample => {
-    const n = index + 1;
+    const n = first + index + 1;
     if (!isRecord(item)) {
       throw new ImportProblem(`example ${n} should be an object, but it is ${describeType(item)}`);
     }
@@ -180,9 +191,9 @@ function readExamples(raw: unknown): ImportedExample[] {
       const what = id === '' ? 'an empty string' : describeType(id);
       throw new ImportProblem(`example ${n}: "id" should be a non-empty string, but it is ${what}`);
     }
-    const first = seen.get(id);
-    if (first !== undefined)
-      throw new ImportProblem(`duplicate example id "${id}" (examples ${first} and ${n})`);
+    const earlier = seen.get(id);
+    if (earlier !== undefined)
+      throw new ImportProblem(`duplicate example id "${id}" (examples ${earlier} and ${n})`);
     seen.set(id, n);
     for (const [key, text] of [
       ['input', input],

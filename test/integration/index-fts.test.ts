@@ -1,0 +1,96 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ftsQuery } from '../../electron/core/compare/pager';
+import { migrate, openDatabase } from '../../electron/core/db/open';
+import { migrations } from '../../electron/core/db/migrations';
+import type { Db } from '../../electron/core/db/open';
+import { examples, writeMechlensRun } from '../fixtures/formats';
+import { makeService, type Harness } from '../fixtures/service';
+import { tempDir } from '../fixtures/tmp';
+
+let harness: Harness | null = null;
+let cleanup: () => void = () => undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+  cleanup();
+});
+
+/** What the explorer's search finds: example ids of every row whose texts hold all the words. */
+function search(db: Db, words: string): string[] {
+  const rows = db
+    .prepare(
+      `SELECT r.id AS run, e.example_id AS example FROM examples_fts
+       JOIN examples e ON e.rowid = examples_fts.rowid JOIN runs r ON r.rowid = e.run_rowid
+       WHERE examples_fts MATCH ? ORDER BY r.id, e.example_id`,
+    )
+    .all(ftsQuery(words)) as { run: string; example: string }[];
+  return rows.map((r) => `${r.run}/${r.example}`);
+}
+
+/** FTS5's own check of an external-content index against the rows it indexes. */
+function ftsIntegrity(db: Db): void {
+  db.prepare(`INSERT INTO examples_fts(examples_fts, rank) VALUES ('integrity-check', 1)`).run();
+}
+
+function touch(file: string): void {
+  fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
+}
+
+describe('the full-text index, filled per run', () => {
+  it('finds every indexed text, and forgets the words of a re-indexed file’s old version', async () => {
+    harness = makeService();
+    const root = path.join(harness.dir, 'library');
+    const old = examples(4).map((e, i) => (i === 2 ? { ...e, output: 'a walrus answered' } : e));
+    const file = writeMechlensRun(root, { id: 'run-a', name: 'a', examples: old });
+    writeMechlensRun(root, { id: 'run-b', name: 'b', examples: examples(3) });
+    await harness.service.index([root]);
+    const db = harness.service.db;
+    expect(search(db, 'walrus')).toEqual(['run-a/ex-003']);
+    expect(search(db, 'number 2')).toEqual(['run-a/ex-002', 'run-b/ex-002']);
+    ftsIntegrity(db);
+
+    writeMechlensRun(root, { id: 'run-a', name: 'a', examples: examples(5) });
+    touch(file);
+    const again = await harness.service.index([root]);
+    expect(again.sources).toMatchObject({ imported: 1, unchanged: 1 });
+    expect(search(db, 'walrus')).toEqual([]);
+    expect(search(db, 'number 5')).toEqual(['run-a/ex-005']);
+    expect(search(db, 'answer 3')).toEqual(['run-a/ex-003', 'run-b/ex-003']);
+    ftsIntegrity(db);
+  });
+
+  it('upgrades a database indexed with the per-row trigger, keeping what it found', () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const file = path.join(t.dir, 'old.db');
+    const before = new Database(file);
+    migrate(before, file, migrations.slice(0, 6));
+    before.exec(`
+      INSERT INTO sources (path, status, indexed_at) VALUES ('/x.json', 'imported', 'now');
+      INSERT INTO projects (id, name, source_format) VALUES ('p', 'p', 'mechlens');
+      INSERT INTO experiments (id, project_id, name) VALUES ('e', 'p', 'e');
+      INSERT INTO runs (id, source_id, experiment_id, condition_name, identity_hash, settings, format, state, path)
+        VALUES ('r', 1, 'e', 'c', 'h', '{}', 'mechlens', 'complete', '/x.json');
+      INSERT INTO examples (run_rowid, example_id, input, output, fields, input_hash, output_hash, fields_hash)
+        VALUES (1, 'ex-1', 'an old walrus', 'yes', '{}', 'a', 'b', 'c');
+    `);
+    before.close();
+
+    const db = openDatabase(file);
+    try {
+      expect(search(db, 'walrus')).toEqual(['r/ex-1']);
+      const triggers = db
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`)
+        .all() as { name: string }[];
+      expect(triggers.map((r) => r.name)).toEqual(['examples_ad']);
+      db.prepare(`DELETE FROM runs`).run();
+      expect(search(db, 'walrus')).toEqual([]);
+      ftsIntegrity(db);
+    } finally {
+      db.close();
+    }
+  });
+});

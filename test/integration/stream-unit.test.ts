@@ -1,0 +1,202 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
+import { IndexStore } from '../../electron/core/ingest/store';
+import { CancelledError } from '../../electron/core/jobs/protocol';
+import type { StreamOptions } from '../../electron/core/ingest/stream-unit';
+import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
+import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
+import { tempDir } from '../fixtures/tmp';
+
+let cleanup: () => void = () => undefined;
+afterEach(() => cleanup());
+
+const WHOLE: StreamOptions = { streamFromBytes: Infinity };
+/** Every file streamed, a few examples per batch, so batch edges fall everywhere. */
+const STREAMED: StreamOptions = { streamFromBytes: 0, batchBytes: 150 };
+
+interface Scratch {
+  dir: string;
+  db(name: string): Db;
+}
+
+function scratch(): Scratch {
+  const t = tempDir();
+  const open: Db[] = [];
+  cleanup = () => {
+    for (const db of open) db.close();
+    t.cleanup();
+  };
+  return {
+    dir: t.dir,
+    db: (name) => {
+      const db = openDatabase(path.join(t.dir, `${name}.db`));
+      open.push(db);
+      return db;
+    },
+  };
+}
+
+function runFile(dir: string, text: string, name = 'run-0001.json'): string {
+  const file = path.join(dir, 'lib', '.mechlens', 'runs', name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+function index(db: Db, file: string, stream: StreamOptions): Promise<IndexUnitResult> {
+  const unit = { path: file, kind: 'file' as const, files: [file] };
+  const task = { unit, folder: null, dbPath: db.name, stream };
+  return indexUnit(task, new IndexStore(db), new AbortController().signal);
+}
+
+/** Everything indexing stores for a file, minus row ids and clock times. */
+function stored(db: Db): unknown {
+  const rows = (sql: string) => db.prepare(sql).all();
+  return {
+    sources: rows(
+      `SELECT path, size, mtime_ms, sha256, importer, importer_version, status, error FROM sources`,
+    ),
+    runs: rows(`SELECT * FROM runs`),
+    examples: rows(
+      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash
+       FROM examples ORDER BY rowid`,
+    ),
+    experiments: rows(`SELECT * FROM experiments`),
+    fts: rows(
+      `SELECT rowid FROM examples_fts WHERE examples_fts MATCH '"walrus" OR "answer"' ORDER BY rowid`,
+    ),
+  };
+}
+
+const tricky: ExampleSpec[] = [
+  { id: 'a"b', input: 'quote " and \\ backslash \\" ] } , [ {', output: 'walrus', fields: {} },
+  { id: 'lone-\ud800', input: 'x', output: '\\\\', fields: { nested: { deep: [1, [2, [3]]] } } },
+  { id: 'caf\u00e9', input: 'é', output: 'answer \u2028 line', fields: { refused: true } },
+  { id: 'cafe\u0301', input: 'e\u0301', output: '"]}', fields: { score: 1.5 } },
+  ...Array.from({ length: 30 }, (_, i) => ({
+    id: `ex-${i}`,
+    input: `Prompt ${i} ${'\\'.repeat(i % 4)}"`,
+    output: `answer ${i}`,
+    fields: { score: i % 5, refused: i % 2 === 0 },
+  })),
+];
+
+describe('large MechLens files, read in batches', () => {
+  it('store exactly what the whole-file path stores, keys before and after the examples', async () => {
+    const s = scratch();
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky }), null, 1));
+    const whole = s.db('whole');
+    const streamed = s.db('streamed');
+    expect(await index(whole, file, WHOLE)).toMatchObject({ status: 'imported', examples: 34 });
+    expect(await index(streamed, file, STREAMED)).toMatchObject({ status: 'imported' });
+    expect(stored(streamed)).toEqual(stored(whole));
+    const run = streamed.prepare(`SELECT warnings FROM runs`).get() as { warnings: string };
+    expect(run.warnings).toMatch(/Unicode normalization/);
+  });
+
+  it('give a clear problem for a truncated or malformed file and keep what it gave before', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const file = runFile(s.dir, text);
+    const db = s.db('p');
+    await index(db, file, STREAMED);
+    const cases: [string, RegExp][] = [
+      [
+        text.slice(0, Math.floor(text.length * 0.6)),
+        /unexpected end of JSON.*still be being written/,
+      ],
+      [text.replace('"answer 7"', '"answer 7",'), /near line \d+/],
+      [text.replace('"ex-9"', '"ex-3"'), /duplicate example id "ex-3" \(examples 8 and 14\)/],
+      [`${text}\n{}`, /line \d+, column 1: unexpected '\{' after the end of the JSON/],
+      [
+        text.replace('"examples": [', '"examples" [').replace('"examples":[', '"examples" ['),
+        /expected ':'/,
+      ],
+      [text.replace('"output": "walrus"', '"output": walrus'), /near line/],
+      [
+        text.replace('\n ],\n "metrics"', '\n ] 1,\n "metrics"'),
+        /expected ',' or '\}' after the list/,
+      ],
+    ];
+    for (const [bad, message] of cases) {
+      fs.writeFileSync(file, bad);
+      const result = await index(db, file, STREAMED);
+      expect(result).toMatchObject({ status: 'failed', message: expect.stringMatching(message) });
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 34 });
+    }
+    const source = db.prepare(`SELECT status, error FROM sources`).get() as { status: string };
+    expect(source.status).toBe('failed');
+  });
+
+  it('stop at a cancel between batches, leaving the file as it was indexed before', async () => {
+    const s = scratch();
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky })));
+    const db = s.db('p');
+    await index(db, file, STREAMED);
+    const before = stored(db);
+    fs.writeFileSync(file, JSON.stringify(mechlensRecord({ examples: tricky.slice(5) })));
+    const store = new IndexStore(db);
+    const controller = new AbortController();
+    const insert = store.insertExamples.bind(store);
+    store.insertExamples = (...args) => {
+      insert(...args);
+      controller.abort();
+    };
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
+    await expect(indexUnit(task, store, controller.signal)).rejects.toThrow(CancelledError);
+    expect(db.inTransaction).toBe(false);
+    expect(stored(db)).toEqual(before);
+  });
+
+  it('leave other JSON to the whole-file readers', async () => {
+    const s = scratch();
+    const dir = path.join(s.dir, 'elsewhere');
+    fs.mkdirSync(dir);
+    const notes = path.join(dir, 'notes.json');
+    fs.writeFileSync(notes, JSON.stringify({ examples: [1, 2], note: 'not a run' }));
+    expect(await index(s.db('p'), notes, STREAMED)).toMatchObject({ status: 'skipped' });
+  });
+
+  it('agree with the whole-file path on any mangled run file', async () => {
+    const s = scratch();
+    const whole = s.db('whole');
+    const streamed = s.db('streamed');
+    const base = JSON.stringify(mechlensRecord({ examples: tricky.slice(0, 12) }));
+    const mangled = fc.oneof(
+      fc
+        .tuple(fc.nat(base.length), fc.nat(40))
+        .map(([at, n]) => base.slice(0, at) + base.slice(at + n)),
+      fc
+        .tuple(
+          fc.nat(base.length),
+          fc.constantFrom('"', '\\', ',', ']', '}', '[', '{', ':', ' ', '"x":1,', '1', 'n', '\n'),
+        )
+        .map(([at, c]) => base.slice(0, at) + c + base.slice(at)),
+    );
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(mangled, async (text) => {
+        const file = runFile(s.dir, text, `case-${++n}.json`);
+        const a = await index(whole, file, WHOLE);
+        const b = await index(streamed, file, STREAMED);
+        expect(b.status).toBe(a.status);
+        if (a.status === 'imported') {
+          const id = (db: Db) =>
+            db
+              .prepare(
+                `SELECT e.* FROM examples e JOIN runs r ON r.rowid = e.run_rowid JOIN sources s ON s.id = r.source_id WHERE s.path = ? ORDER BY e.rowid`,
+              )
+              .all(file)
+              .map((r) => ({ ...(r as object), rowid: 0, run_rowid: 0 }));
+          expect(id(streamed)).toEqual(id(whole));
+        }
+      }),
+      { numRuns: fuzzRuns(150), seed: fuzzSeed() },
+    );
+  }, 120_000);
+});
