@@ -83,7 +83,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
       result: `${mb(peak)} (100 ms samples: ${mb(index.peakRss.sampled)}, kernel VmHWM: ${index.peakRss.kernel === null ? 'n/a' : mb(index.peakRss.kernel)})`,
       target: rssTarget ? '< 1 GB' : '',
       met: rssTarget ? met(peak < 1e9) : '',
-      why: 'each in-flight unit is held whole three times: the file text, its parse in the worker, and the structured-clone copy on the main thread.',
+      why: 'each index worker holds the unit it is parsing (a whole file under 64 MiB, 4 MB batches of examples above) and V8 lets worker heaps grow well past what is live before collecting.',
     });
     rows.push({
       area,
@@ -250,7 +250,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(cold)} ÷ ${secs(d.coldSeconds)} = ${ratio(coldRatio)}`,
     target: '≤ 2×',
     met: met(coldRatio <= 2),
-    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every text in SQLite behind a full-text index, one row and one FTS5 entry at a time on one writer; DuckDB parses with all cores into memory and indexes nothing.`,
+    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every text in SQLite behind a full-text index, and SQLite takes one writer at a time; DuckDB parses with all cores into memory and stores and indexes nothing.`,
   });
   rows.push({
     area,
@@ -266,7 +266,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
 function rendererRow(label: string, lib: LibraryResult | undefined, ui: boolean): Row {
   const area = `renderer long tasks${label ? `, ${label}` : ''}`;
   const what =
-    'Chromium via the browser host: open, filter, search, sort, scroll 10,000 rows, select';
+    'Chromium via the browser host: open, index a folder with live progress, filter, search, sort, scroll 10,000 rows, select';
   const none = (result: string): Row => ({ area, what, result, target: '', met: '' });
   if (!ui) return none('not measured: the explorer UI is not built yet');
   const result = lib?.renderer;
@@ -277,10 +277,18 @@ function rendererRow(label: string, lib: LibraryResult | undefined, ui: boolean)
   const longest = Math.max(...steps.map((s) => s.longestMs));
   const total = steps.reduce((sum, s) => sum + s.totalMs, 0);
   const slowest = [...steps].sort((a, b) => b.seconds - a.seconds)[0]!;
-  return none(
-    `${n(tasks)} long tasks over ${steps.length} interactions, longest ${n(longest)} ms, ${n(total)} ms in all; slowest interaction: ${slowest.label} ${secs(slowest.seconds)}` +
-      (result.error ? `; stopped early: ${result.error}` : ''),
-  );
+  const offenders = steps
+    .filter((s) => s.longTasks > 0)
+    .map((s) => `${s.label}: ${n(s.longTasks)}, longest ${n(s.longestMs)} ms`);
+  return {
+    ...none(
+      `${n(tasks)} long tasks over ${steps.length} interactions, longest ${n(longest)} ms, ${n(total)} ms in all; slowest interaction: ${slowest.label} ${secs(slowest.seconds)}` +
+        (result.error ? `; stopped early: ${result.error}` : ''),
+    ),
+    target: 'no task > 50 ms',
+    met: met(tasks === 0),
+    why: `long tasks came in ${offenders.join('; ')}. What is left is mostly the browser's own style, layout and paint of newly shown rows and views, and loading the app's bundle.`,
+  };
 }
 
 /** Whether Pairwise and DuckDB computed the same comparison: the benchmark's own sanity check. */
