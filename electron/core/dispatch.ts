@@ -5,14 +5,18 @@ import {
   type ContractError,
   type Result,
 } from '../../shared/contract';
+import { describeDbError } from './db/errors';
 import { BadRequestError, ConflictError, NotFoundError } from './errors';
 import type { PairwiseService } from './service';
 
-function toError(error: unknown): ContractError {
+function toError(error: unknown, dbFile: string): ContractError {
   if (error instanceof NotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof ConflictError) return { code: 'conflict', message: error.message };
   if (error instanceof BadRequestError) return { code: 'bad_request', message: error.message };
-  return { code: 'internal', message: error instanceof Error ? error.message : String(error) };
+  // A busy, full or read-only library is said in words a person can act on, as jobs say it.
+  const message =
+    describeDbError(error, dbFile) ?? (error instanceof Error ? error.message : String(error));
+  return { code: 'internal', message };
 }
 
 /**
@@ -44,6 +48,6 @@ export async function dispatch(
     const handler = service.handlers[name] as (input: unknown) => unknown;
     return { ok: true, value: await handler(parsed.data) };
   } catch (error) {
-    return { ok: false, error: toError(error) };
+    return { ok: false, error: toError(error, service.db.name) };
   }
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
 import { serveApp, type ServedApp } from './host';
@@ -68,4 +69,36 @@ test('draft a finding from the evidence, autosave, restore a revision, pin an ex
   const keys = [...server.stored.keys()];
   expect(new Set(keys).size).toBe(keys.length);
   expect(fs.readFileSync(`${app.dataDir}/pairwise.db`).includes('e2e-secret-key')).toBe(false);
+});
+
+test('a save that meets a library busy with a long write is retried on its own, without another keystroke', async ({
+  page,
+}) => {
+  // The service waits out its 10 s busy timeout before the save fails and is retried.
+  test.setTimeout(120_000);
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Findings', exact: true }).click();
+  await page.getByRole('button', { name: 'Draft a finding for this experiment' }).click();
+  await page.getByLabel('Conclusion').fill('Written before the lock.');
+  await expect(page.getByTestId('save-state')).toContainText('All changes saved');
+
+  // What a large file being indexed does to the library: another connection holds the write
+  // lock for longer than the service's busy timeout.
+  const holder = new Database(`${app.dataDir}/pairwise.db`);
+  holder.exec('BEGIN IMMEDIATE');
+  try {
+    await page.getByLabel('Conclusion').fill('Written while the library was busy.');
+    await expect(page.getByText(/busy with another write/)).toBeVisible({ timeout: 30_000 });
+  } finally {
+    holder.exec('ROLLBACK');
+    holder.close();
+  }
+  await expect(page.getByTestId('save-state')).toContainText('All changes saved', {
+    timeout: 30_000,
+  });
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Findings', exact: true }).click();
+  await expect(page.getByLabel('Conclusion')).toHaveValue('Written while the library was busy.');
 });

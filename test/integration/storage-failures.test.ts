@@ -47,6 +47,29 @@ describe('storage failures', () => {
     expect(message).toMatch(/cannot write to .*read-only/);
   });
 
+  it('a write that waits out the busy timeout says who may hold the lock and that nothing changed', () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const file = path.join(t.dir, 'pairwise.db');
+    const holder = openDatabase(file);
+    const waiter = openDatabase(file);
+    waiter.pragma('busy_timeout = 50');
+    holder.exec('BEGIN IMMEDIATE');
+    let message: string | null = null;
+    try {
+      waiter.prepare(`INSERT INTO folders (path, watched, added_at) VALUES ('/x', 1, 'now')`).run();
+    } catch (error) {
+      message = describeDbError(error, file);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+      waiter.close();
+    }
+    expect(message).toMatch(/busy with another write/);
+    expect(message).toMatch(/large file being indexed/);
+    expect(message).toMatch(/Nothing was changed/);
+  });
+
   it('a full disk fails the index job with a clear message and leaves no partial run', async () => {
     const t = tempDir();
     cleanups.push(t.cleanup);

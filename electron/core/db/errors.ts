@@ -22,7 +22,9 @@ export function describeDbError(error: unknown, file: string): string | null {
     return `${file} is not a readable Pairwise database (it may be damaged or another kind of file). Move it aside; Pairwise will start a new one. (${code})`;
   }
   if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY')) {
-    return `Another Pairwise process kept ${file} busy for more than 10 seconds. Try again when it has finished. (${code})`;
+    // Since indexing and comparisons write from their own workers, the writer holding the lock is
+    // usually this same Pairwise (a large file being indexed, a million-row comparison being saved).
+    return `${file} stayed busy with another write for more than 10 seconds (a large file being indexed, a comparison being saved, or another Pairwise process). Nothing was changed; try again in a moment. (${code})`;
   }
   return null;
 }

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EditableBody, FindingView } from '../../../shared/findings';
 import { request, RequestError } from '../../api';
 
+/** How long a failed save waits before trying again on its own. */
+const RETRY_AFTER_MS = 3000;
+
 export type SaveState = 'saved' | 'editing' | 'saving' | 'conflict' | 'error';
 
 function editable(view: FindingView): EditableBody {
@@ -24,7 +27,8 @@ function editable(view: FindingView): EditableBody {
 /**
  * The editor's draft and its autosave: every change is saved 800 ms after the last keystroke
  * (within the one second the issue allows), each save a new revision on the one the editor
- * started from. A save that finds a newer revision stops with "conflict" instead of overwriting it.
+ * started from. A save that finds a newer revision stops with "conflict" instead of overwriting it;
+ * any other failure is retried every few seconds until it goes through.
  */
 export function useAutosave(initial: FindingView, onSaved: (view: FindingView) => void) {
   const [draft, setDraft] = useState<EditableBody>(() => editable(initial));
@@ -34,6 +38,8 @@ export function useAutosave(initial: FindingView, onSaved: (view: FindingView) =
   const base = useRef(initial.revision);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef({ draft, title });
+
+  const retry = useRef<(() => void) | null>(null);
 
   const save = useCallback(async () => {
     timer.current = null;
@@ -52,8 +58,15 @@ export function useAutosave(initial: FindingView, onSaved: (view: FindingView) =
       const conflict = e instanceof RequestError && e.code === 'conflict';
       setState(conflict ? 'conflict' : 'error');
       setError((e as Error).message);
+      // A library busy with a long write (a large file being indexed) must not strand the draft
+      // until the next keystroke: try again, unless an edit has already scheduled a save.
+      if (!conflict && !timer.current)
+        timer.current = setTimeout(() => retry.current?.(), RETRY_AFTER_MS);
     }
   }, [initial.finding.id, onSaved]);
+  useEffect(() => {
+    retry.current = () => void save();
+  }, [save]);
 
   const schedule = useCallback(() => {
     setState('editing');

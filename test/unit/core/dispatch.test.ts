@@ -1,6 +1,8 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../electron/core/dispatch';
 import { makeService, type Harness } from '../../fixtures/service';
+import { tempDir } from '../../fixtures/tmp';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -24,5 +26,26 @@ describe('dispatch (the desktop bridge and the HTTP host both use it)', () => {
       path: '/definitely/not/here',
     });
     expect(result).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('says a library kept busy by another writer in words, not as "database is locked"', async () => {
+    harness = makeService();
+    const { service } = harness;
+    service.db.pragma('busy_timeout = 50');
+    const folder = tempDir();
+    const holder = new Database(service.db.name);
+    holder.exec('BEGIN IMMEDIATE');
+    try {
+      const result = await dispatch(service, 'library:addFolder', { path: folder.dir });
+      expect(result.ok).toBe(false);
+      if (!result.ok) {
+        expect(result.error.message).toMatch(/busy with another write/);
+        expect(result.error.message).toContain(service.db.name);
+      }
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+      folder.cleanup();
+    }
   });
 });
