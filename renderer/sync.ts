@@ -57,6 +57,18 @@ export async function ensureComparison(): Promise<void> {
   }
 }
 
+/**
+ * A comparison that finished while runs were still being indexed is for a set of runs that is
+ * already gone: the cache has no report for the current runs, and the view that asked for one
+ * (it asks when its report changes) would wait forever. Ask again for the current runs.
+ */
+async function refreshAfterReady(experimentId: string): Promise<void> {
+  await refreshExperiment();
+  const state = useApp.getState();
+  if (state.experimentId === experimentId && !state.report)
+    await ensureComparison().catch((e: Error) => state.toast('error', e.message));
+}
+
 /** Keeps the store in step with the core: one place that listens to every event. */
 export function startSync(): () => void {
   const offs = [
@@ -76,7 +88,7 @@ export function startSync(): () => void {
     subscribe('index:changed', () => void refreshLibrary()),
     subscribe('compare:ready', ({ experimentId }) => {
       requested.delete(experimentId);
-      if (experimentId === useApp.getState().experimentId) void refreshExperiment();
+      if (experimentId === useApp.getState().experimentId) void refreshAfterReady(experimentId);
     }),
   ];
   void refreshJobs();
