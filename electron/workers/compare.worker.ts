@@ -1,13 +1,22 @@
-import { computeComparison, type CompareTask } from '../core/compare/compute';
+import { computeComparison, type CompareJob } from '../core/compare/compute';
+import { writeReport } from '../core/compare/store';
 import { openDatabase } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 
 serveTasks(async (payload, ctx) => {
-  const task = payload as CompareTask;
-  ctx.progress({ phase: 'loading runs', done: 0, total: task.conditions.length });
-  const db = openDatabase(task.dbPath, { readonly: true });
+  const job = payload as CompareJob;
+  ctx.progress({ phase: 'loading runs', done: 0, total: job.conditions.length });
+  // Its own writer: the million pair rows are saved here, off the service's thread.
+  const db = openDatabase(job.dbPath);
   try {
-    return computeComparison(db, task, () => ctx.throwIfCancelled());
+    const result = computeComparison(db, job, () => ctx.throwIfCancelled());
+    ctx.progress({ phase: 'saving', done: 0, total: null });
+    // Computing is synchronous, so a cancel is only delivered when the worker yields.
+    await writeReport(db, job.key, job, result, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      ctx.throwIfCancelled();
+    });
+    return null;
   } finally {
     db.close();
   }

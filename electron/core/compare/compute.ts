@@ -22,9 +22,21 @@ export interface CompareTask {
   referenceReplicates: string[];
 }
 
-/** Columnar, so a million rows cross the worker boundary as a few arrays, not a million objects. */
+/** A comparison for the worker to compute and save under `key` (the service's cache key). */
+export type CompareJob = CompareTask & { key: string };
+
+/** A compared run as the explorer's search needs it: its rowid and its examples' rowid range. */
+export interface PairSide {
+  runRowid: number;
+  firstRowid: number | null;
+  lastRowid: number | null;
+}
+
+/** Columnar: a million rows are a few arrays, not a million objects. */
 export interface PairRows {
   pair: number;
+  reference: PairSide;
+  candidate: PairSide;
   exampleIds: string[];
   refRowids: (number | null)[];
   candRowids: (number | null)[];
@@ -42,12 +54,24 @@ export interface CompareResult {
   pairs: PairRows[];
 }
 
+function pairSide(loaded: LoadedRun): PairSide {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const rowid of loaded.rowids.values()) {
+    if (first === null || rowid < first) first = rowid;
+    if (last === null || rowid > last) last = rowid;
+  }
+  return { runRowid: loaded.runRowid, firstRowid: first, lastRowid: last };
+}
+
 function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): PairRows {
   const pairing = pairExamples(reference.run, candidate.run);
   const rules = criterionRules(reference.run, candidate.run);
   const n = pairing.all.length;
   const rows: PairRows = {
     pair,
+    reference: pairSide(reference),
+    candidate: pairSide(candidate),
     exampleIds: pairing.all,
     refRowids: new Array<number | null>(n),
     candRowids: new Array<number | null>(n),

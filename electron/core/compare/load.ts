@@ -25,6 +25,7 @@ interface RunRecord {
 
 export interface LoadedRun {
   run: CompareRun;
+  runRowid: number;
   /** examples.rowid by example id, for the explorer's joins. */
   rowids: Map<string, number>;
 }
@@ -68,6 +69,7 @@ export function loadRun(db: Db, runId: string, condition: string, role: Role | n
   }
   return {
     rowids,
+    runRowid: row.rowid,
     run: {
       runId: row.id,
       conditionName: condition,

@@ -5,9 +5,9 @@ import type { EventHub } from '../events';
 import type { JobManager } from '../jobs/manager';
 import { WorkerPool } from '../jobs/pool';
 import { workerEntry } from '../jobs/worker-path';
-import type { CompareResult, CompareTask } from './compute';
+import type { CompareJob } from './compute';
 import { planComparison } from './plan';
-import { readReport, reportKey, writeReport } from './store';
+import { readReport, reportKey } from './store';
 
 export interface CompareSettings {
   experimentId: string;
@@ -16,8 +16,8 @@ export interface CompareSettings {
 }
 
 /**
- * Runs comparisons in compare workers (read-only connections) and writes their results
- * through the service's one writer. A repeated request is answered from the cache; starting a
+ * Runs comparisons in compare workers, each of which saves its report and pair rows on its own
+ * connection in one transaction, so the service's thread only waits for the result. A repeated request is answered from the cache; starting a
  * comparison of an experiment cancels the one still running for it.
  */
 export class ComparisonRunner {
@@ -47,14 +47,9 @@ export class ComparisonRunner {
         this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
         return;
       }
-      const task: CompareTask = { ...plan, dbPath: this.dbPath };
-      const result = await this.workers().run<CompareResult>(task, {
-        signal: ctx.signal,
-        onProgress: ctx.progress,
-      });
+      const job: CompareJob = { ...plan, dbPath: this.dbPath, key };
+      await this.workers().run<null>(job, { signal: ctx.signal, onProgress: ctx.progress });
       if (ctx.signal.aborted) return;
-      ctx.progress({ phase: 'saving', done: 0, total: null });
-      writeReport(this.db, key, task, result);
       this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
     });
     this.running.set(settings.experimentId, jobId);

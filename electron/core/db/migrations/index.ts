@@ -4,6 +4,7 @@ import { m003Findings } from './003-findings';
 import { m004ExplorerIndexes } from './004-explorer-indexes';
 import { m005FtsDetailColumn } from './005-fts-detail-column';
 import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
+import { m007CompactPairRows } from './007-compact-pair-rows';
 
 export interface Migration {
   version: number;
@@ -19,6 +20,7 @@ export const migrations: Migration[] = [
   m004ExplorerIndexes,
   m005FtsDetailColumn,
   m006ExplorerSortIndexes,
+  m007CompactPairRows,
 ];
 
 export const latestVersion = migrations.length;
