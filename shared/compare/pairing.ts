@@ -36,14 +36,37 @@ export function indexRun(run: CompareRun): RunIndex {
   if (cached) return cached;
   const byId = new Map<string, CompareExample>();
   for (const example of run.examples) if (!byId.has(example.id)) byId.set(example.id, example);
-  const index = { byId, ids: [...byId.keys()].sort(compareStrings) };
+  const ids = [...byId.keys()];
+  // Runs loaded from the database usually arrive in id order: a check is cheaper than a sort.
+  if (!isSorted(ids)) ids.sort(compareStrings);
+  const index = { byId, ids };
   indexCache.set(run.examples, index);
   return index;
 }
 
+function isSorted(ids: string[]): boolean {
+  for (let i = 1; i < ids.length; i++) if (ids[i - 1]! > ids[i]!) return false;
+  return true;
+}
+
+// The report and the explorer rows pair the same two runs: pair them once.
+const pairingCache = new WeakMap<CompareExample[], WeakMap<CompareExample[], Pairing>>();
+
+/** Read-only: the same pairing is handed to every caller that pairs these two example lists. */
 export function pairExamples(reference: CompareRun, candidate: CompareRun): Pairing {
-  const ref = indexRun(reference);
-  const cand = indexRun(candidate);
+  let byCandidate = pairingCache.get(reference.examples);
+  const cached = byCandidate?.get(candidate.examples);
+  if (cached) return cached;
+  const pairing = pairIndexed(indexRun(reference), indexRun(candidate));
+  if (!byCandidate) {
+    byCandidate = new WeakMap();
+    pairingCache.set(reference.examples, byCandidate);
+  }
+  byCandidate.set(candidate.examples, pairing);
+  return pairing;
+}
+
+function pairIndexed(ref: RunIndex, cand: RunIndex): Pairing {
   const p: Pairing = {
     reference: ref,
     candidate: cand,

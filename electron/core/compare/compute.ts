@@ -9,7 +9,7 @@ import {
 import type { CriterionClass, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
-import { loadExperiment, loadRun, type LoadedRun } from './load';
+import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
 
 export interface CompareTask {
   dbPath: string;
@@ -57,7 +57,7 @@ export interface CompareResult {
 function pairSide(loaded: LoadedRun): PairSide {
   let first: number | null = null;
   let last: number | null = null;
-  for (const rowid of loaded.rowids.values()) {
+  for (const { rowid } of loaded.run.examples) {
     if (first === null || rowid < first) first = rowid;
     if (last === null || rowid > last) last = rowid;
   }
@@ -83,11 +83,11 @@ function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): Pai
     classes: rules.map(() => new Array<CriterionClass>(n)),
   };
   for (let k = 0; k < n; k++) {
-    const id = pairing.all[k]!;
     const a = pairing.allReference[k];
     const b = pairing.allCandidate[k];
-    rows.refRowids[k] = a ? (reference.rowids.get(id) ?? null) : null;
-    rows.candRowids[k] = b ? (candidate.rowids.get(id) ?? null) : null;
+    // Pairing hands back the loaded examples themselves, which carry their rowid.
+    rows.refRowids[k] = a ? (a as LoadedExample).rowid : null;
+    rows.candRowids[k] = b ? (b as LoadedExample).rowid : null;
     rows.side[k] = a && b ? 'both' : a ? 'reference' : 'candidate';
     if (a && b) {
       rows.inputMismatch[k] = a.input === b.input ? 0 : 1;

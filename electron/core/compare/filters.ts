@@ -90,13 +90,23 @@ export type QueryMode = 'page' | 'count';
 export const planning = {
   /** Above this share of a pair's rows, a class filter walks the rows and probes each one. */
   denseShare: 0.05,
-  /** Above this many full-text matches in the pair's runs, a search probes the index per row. */
-  denseSearch: 20_000,
+  /** Up to this many full-text matches in the pair's runs, a search starts from its matches. */
+  fewSearch: 20_000,
+  /** Above this share of sampled examples matching, a search probes the index row by row. */
+  denseSearchShare: 0.2,
 };
+
+/** Examples of each run sampled for a search's density. */
+const SAMPLE_ROWS = 5_000;
 
 interface Clause {
   sql: string;
   params: unknown[];
+  /**
+   * The clause collects its matches before the walk (so a sort index would not help), rather
+   * than testing each row as it comes.
+   */
+  narrows: boolean;
 }
 
 function classClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clause {
@@ -105,7 +115,7 @@ function classClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clau
     f.criterion === undefined
       ? scope.criteria
       : scope.criteria.filter((criterion) => criterion === f.criterion);
-  if (criteria.length === 0) return { sql: '0', params: [] };
+  if (criteria.length === 0) return { sql: '0', params: [], narrows: true };
   const among = `pc.criterion IN (${criteria.map(() => '?').join(',')})`;
   const base = [scope.reportId, scope.pair, ...criteria];
   if (cls === 'unchanged') {
@@ -115,6 +125,7 @@ function classClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clau
       sql: `(SELECT COUNT(*) FROM pair_classes pc WHERE pc.report_id = ? AND pc.pair = ? AND ${among}
               AND pc.class IN (${stored}) AND pc.example_id = pr.example_id) < ${criteria.length}`,
       params: base,
+      narrows: false,
     };
   }
   const key =
@@ -127,11 +138,13 @@ function classClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clau
       sql: `EXISTS (SELECT 1 FROM pair_classes pc WHERE pc.report_id = ? AND pc.pair = ? AND ${among}
               AND pc.class = ? AND pc.example_id = pr.example_id)`,
       params: [...base, cls],
+      narrows: false,
     };
   return {
     sql: `pr.example_id IN (SELECT pc.example_id FROM pair_classes pc WHERE pc.report_id = ? AND pc.pair = ?
             AND ${among} AND pc.class = ?)`,
     params: [...base, cls],
+    narrows: true,
   };
 }
 
@@ -142,36 +155,49 @@ function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode):
       ['pr.cand_rowid', scope.candidate],
     ] as const
   ).filter(([, side]) => side && side.firstRowid !== null) as [string, PairSide][];
-  if (sides.length === 0) return { sql: '0', params: [] };
+  if (sides.length === 0) return { sql: '0', params: [], narrows: true };
   // Matches only within each side's rowid range: other runs' matches are never read.
   const matches = `SELECT rowid FROM examples_fts WHERE examples_fts MATCH ? AND rowid BETWEEN ? AND ?`;
   const range = (side: PairSide) => [query, side.firstRowid, side.lastRowid];
   const exact: Clause = {
     sql: `(${sides.map(([column]) => `${column} IN (${matches})`).join(' OR ')})`,
     params: sides.flatMap(([, side]) => range(side)),
+    narrows: true,
   };
   if (mode === 'count') return exact;
   let found = 0;
-  const probe = db.prepare(`SELECT COUNT(*) AS n FROM (${matches} LIMIT ?)`);
+  const upTo = db.prepare(`SELECT COUNT(*) AS n FROM (${matches} LIMIT ?)`);
   for (const [, side] of sides)
-    found += (probe.get(...range(side), planning.denseSearch + 1) as { n: number }).n;
-  if (found > planning.denseSearch)
+    found += (upTo.get(...range(side), planning.fewSearch + 1) as { n: number }).n;
+  if (found <= planning.fewSearch)
+    // Few matches: start from their example ids (the pair rows' key), then keep the exact test.
     return {
-      sql: `(${sides
-        .map(
-          ([column]) =>
-            // FTS5 takes `rowid = NULL` as no rowid constraint at all: test for NULL first.
-            `(${column} IS NOT NULL AND EXISTS (SELECT 1 FROM examples_fts WHERE examples_fts MATCH ? AND rowid = ${column}))`,
-        )
-        .join(' OR ')})`,
-      params: sides.map(() => query),
+      sql: `pr.example_id IN (SELECT e.example_id FROM examples e WHERE e.rowid IN (${sides
+        .map(() => matches)
+        .join(' UNION ALL ')})) AND ${exact.sql}`,
+      params: [...sides.flatMap(([, side]) => range(side)), ...exact.params],
+      narrows: true,
     };
-  // Few matches: start from their example ids (the pair rows' key), then keep the exact test.
+  // Many: how dense they are in the first rows of each run decides between collecting them all
+  // (the exact test) and probing the index row by row (a page then stops early).
+  let sampled = 0;
+  let hits = 0;
+  for (const [, side] of sides) {
+    const last = Math.min(side.lastRowid!, side.firstRowid! + SAMPLE_ROWS - 1);
+    sampled += last - side.firstRowid! + 1;
+    hits += (upTo.get(query, side.firstRowid, last, SAMPLE_ROWS) as { n: number }).n;
+  }
+  if (hits / sampled <= planning.denseSearchShare) return exact;
   return {
-    sql: `pr.example_id IN (SELECT e.example_id FROM examples e WHERE e.rowid IN (${sides
-      .map(() => matches)
-      .join(' UNION ALL ')})) AND ${exact.sql}`,
-    params: [...sides.flatMap(([, side]) => range(side)), ...exact.params],
+    sql: `(${sides
+      .map(
+        ([column]) =>
+          // FTS5 takes `rowid = NULL` as no rowid constraint at all: test for NULL first.
+          `(${column} IS NOT NULL AND EXISTS (SELECT 1 FROM examples_fts WHERE examples_fts MATCH ? AND rowid = ${column}))`,
+      )
+      .join(' OR ')})`,
+    params: sides.map(() => query),
+    narrows: false,
   };
 }
 
@@ -179,9 +205,11 @@ function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode):
 export function whereClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clause {
   const clauses = ['pr.report_id = ?', 'pr.pair = ?'];
   const params: unknown[] = [scope.reportId, scope.pair];
+  let narrows = false;
   const add = (clause: Clause) => {
     clauses.push(clause.sql);
     params.push(...clause.params);
+    narrows ||= clause.narrows;
   };
   const flags = [
     ['pr.output_changed', f.outputChanged],
@@ -189,13 +217,13 @@ export function whereClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode
     ['pr.input_mismatch', f.inputMismatch],
   ] as const;
   for (const [column, value] of flags)
-    if (value !== undefined) add({ sql: `${column} = ?`, params: [value ? 1 : 0] });
-  if (f.side) add({ sql: 'pr.side = ?', params: [f.side] });
+    if (value !== undefined) add({ sql: `${column} = ?`, params: [value ? 1 : 0], narrows: false });
+  if (f.side) add({ sql: 'pr.side = ?', params: [f.side], narrows: false });
   if (f.changeClass) add(classClause(db, scope, f, mode));
   const query = f.search ? ftsQuery(f.search) : null;
   if (query) add(searchClause(db, scope, query, mode));
-  else if (f.search && f.search.trim()) add({ sql: '0', params: [] });
-  return { sql: clauses.join(' AND '), params };
+  else if (f.search && f.search.trim()) add({ sql: '0', params: [], narrows: true });
+  return { sql: clauses.join(' AND '), params, narrows };
 }
 
 /**

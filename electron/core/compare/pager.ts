@@ -26,7 +26,7 @@ function scopeOf(db: Db, reportKey: string, pair: number): PairScope {
 
 /**
  * Sorted pages walk the matching index, where SQLite's planner would sort every row first;
- * not when a class or search filter already narrows the rows (then sorting the few is cheaper).
+ * not when a filter collects its (few) matches first (then sorting those is cheaper).
  */
 const sortIndexes = {
   example_id: '',
@@ -85,7 +85,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
     .prepare(
       `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed,
               re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input
-       FROM pair_rows pr ${input.filter.changeClass || input.filter.search ? '' : sortIndexes[input.sort]}
+       FROM pair_rows pr ${where.narrows ? '' : sortIndexes[input.sort]}
        LEFT JOIN examples re ON re.rowid = pr.ref_rowid
        LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid
        WHERE ${where.sql} ${keyset}

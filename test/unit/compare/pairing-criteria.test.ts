@@ -53,6 +53,16 @@ describe('pairing', () => {
     });
   });
 
+  it('pairs sorted and unsorted runs alike, and pairs the same two runs once', () => {
+    const sorted = (run: CompareRun) =>
+      makeRun({ ...run, examples: [...run.examples].sort((x, y) => (x.id < y.id ? -1 : 1)) });
+    const a = sorted(ref);
+    const b = sorted(cand);
+    expect(pairExamples(a, b).all).toEqual(pairExamples(ref, cand).all);
+    expect(coverageOf(pairExamples(a, b))).toEqual(coverageOf(pairExamples(ref, cand)));
+    expect(pairExamples(ref, cand)).toBe(pairExamples(ref, cand));
+  });
+
   it('does not match ids by position or text', () => {
     const left = makeRun({ examples: [makeExample('1', {}, { input: 'same' })] });
     const right = makeRun({ runId: 'r2', examples: [makeExample('2', {}, { input: 'same' })] });

@@ -244,7 +244,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
   planning.denseShare = 0.05;
-  planning.denseSearch = 20_000;
+  planning.fewSearch = 20_000;
+  planning.denseSearchShare = 0.2;
 });
 
 describe('explorer search', () => {
@@ -268,11 +269,12 @@ describe('explorer pages and counts against a brute-force filter', () => {
         fc.boolean(),
         fc.integer({ min: 1, max: 9 }),
         fc.boolean(),
-        fc.boolean(),
-        async (flags, filter, sort, descending, limit, denseClasses, denseSearch) => {
-          // Both plans of each filter must give the same rows: force one or the other.
+        fc.constantFrom('few', 'many', 'dense'),
+        async (flags, filter, sort, descending, limit, denseClasses, searchPlan) => {
+          // Every plan of each filter must give the same rows: force one of them.
           planning.denseShare = denseClasses ? 0 : 1;
-          planning.denseSearch = denseSearch ? 0 : 1_000_000;
+          planning.fewSearch = searchPlan === 'few' ? 1_000_000 : 0;
+          planning.denseSearchShare = searchPlan === 'dense' ? -1 : 2;
           const key = `report-${reports++}`;
           const model = modelRows(flags);
           await storeModel(key, model);
