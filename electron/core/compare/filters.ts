@@ -84,20 +84,17 @@ export function ftsQuery(search: string): string | null {
 export type QueryMode = 'page' | 'count';
 
 /**
- * Where a page switches from collecting matches to probing rows. Exported so tests can force
- * either plan on a small library; the results must not depend on it.
+ * Where a query switches between starting from its matches, collecting them, and probing rows.
+ * Exported so tests can force each plan on a small library; results must not depend on it.
  */
 export const planning = {
   /** Above this share of a pair's rows, a class filter walks the rows and probes each one. */
   denseShare: 0.05,
   /** Up to this many full-text matches in the pair's runs, a search starts from its matches. */
   fewSearch: 20_000,
-  /** Above this share of sampled examples matching, a search probes the index row by row. */
+  /** Above this share of a run's examples matching, a search probes the index row by row. */
   denseSearchShare: 0.2,
 };
-
-/** Examples of each run sampled for a search's density. */
-const SAMPLE_ROWS = 5_000;
 
 interface Clause {
   sql: string;
@@ -164,11 +161,20 @@ function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode):
     params: sides.flatMap(([, side]) => range(side)),
     narrows: true,
   };
-  if (mode === 'count') return exact;
+  // The first matches of each run, up to one more than "few": their count, and how far into
+  // the run they reach, which gives their density there.
+  const upTo = db.prepare(`SELECT COUNT(*) AS n, MAX(rowid) AS last FROM (${matches} LIMIT ?)`);
   let found = 0;
-  const upTo = db.prepare(`SELECT COUNT(*) AS n FROM (${matches} LIMIT ?)`);
-  for (const [, side] of sides)
-    found += (upTo.get(...range(side), planning.fewSearch + 1) as { n: number }).n;
+  let sampled = 0;
+  for (const [, side] of sides) {
+    if (found > planning.fewSearch) break;
+    const first = upTo.get(...range(side), planning.fewSearch + 1 - found) as {
+      n: number;
+      last: number | null;
+    };
+    found += first.n;
+    sampled += (first.last ?? side.lastRowid!) - side.firstRowid! + 1;
+  }
   if (found <= planning.fewSearch)
     // Few matches: start from their example ids (the pair rows' key), then keep the exact test.
     return {
@@ -178,16 +184,10 @@ function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode):
       params: [...sides.flatMap(([, side]) => range(side)), ...exact.params],
       narrows: true,
     };
-  // Many: how dense they are in the first rows of each run decides between collecting them all
-  // (the exact test) and probing the index row by row (a page then stops early).
-  let sampled = 0;
-  let hits = 0;
-  for (const [, side] of sides) {
-    const last = Math.min(side.lastRowid!, side.firstRowid! + SAMPLE_ROWS - 1);
-    sampled += last - side.firstRowid! + 1;
-    hits += (upTo.get(query, side.firstRowid, last, SAMPLE_ROWS) as { n: number }).n;
-  }
-  if (hits / sampled <= planning.denseSearchShare) return exact;
+  // Many: dense ones are probed in the index row by row (a page then stops early); sparser ones
+  // are collected once (the exact test).
+  // A count visits every match anyway: collecting them once is its cheapest plan.
+  if (mode === 'count' || found / sampled <= planning.denseSearchShare) return exact;
   return {
     sql: `(${sides
       .map(
