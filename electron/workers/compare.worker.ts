@@ -8,6 +8,8 @@ serveTasks(async (payload, ctx) => {
   ctx.progress({ phase: 'loading runs', done: 0, total: job.conditions.length });
   // Its own writer: the million pair rows are saved here, off the service's thread.
   const db = openDatabase(job.dbPath);
+  // Short waits for the write lock, between which the save checks for a cancel (store.ts).
+  db.pragma('busy_timeout = 200');
   try {
     const result = computeComparison(db, job, () => ctx.throwIfCancelled());
     ctx.progress({ phase: 'saving', done: 0, total: null });

@@ -58,8 +58,7 @@ export async function writeReport(
   result: CompareResult,
   checkpoint: Checkpoint = () => Promise.resolve(),
 ): Promise<void> {
-  await checkpoint();
-  db.exec('BEGIN IMMEDIATE');
+  await begin(db, checkpoint);
   try {
     db.prepare(`DELETE FROM reports WHERE key = ?`).run(key);
     const reportId = Number(
@@ -95,6 +94,28 @@ export async function writeReport(
 }
 
 const BATCH = 100_000;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Takes the write lock, waiting at checkpoints while another writer (an index pass writing a
+ * big file) holds it: the wait stays cancellable, and no busy timeout can fail the comparison.
+ * The connection's own busy timeout bounds each attempt.
+ */
+async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
+  for (;;) {
+    await checkpoint();
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+  }
+}
 
 async function writePair(
   db: Db,

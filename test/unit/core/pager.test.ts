@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +145,14 @@ type FlagsValue = {
 }[];
 
 function storeModel(key: string, rows: ModelRow[]): Promise<void> {
+  return storeModelWith(key, () => Promise.resolve(), rows);
+}
+
+function storeModelWith(
+  key: string,
+  checkpoint: () => Promise<void>,
+  rows: ModelRow[] = modelRows(library.ids.map(() => unchangedFlags)),
+): Promise<void> {
   const pair: PairRows = {
     pair: 0,
     reference: library.refSide,
@@ -180,8 +189,16 @@ function storeModel(key: string, rows: ModelRow[]): Promise<void> {
       referenceReplicates: [],
     },
     result,
+    checkpoint,
   );
 }
+
+const unchangedFlags = {
+  input_mismatch: false,
+  output_changed: false,
+  behavior_changed: false,
+  classes: ['unchanged', 'unchanged'] as [CriterionClass, CriterionClass],
+};
 
 function matches(row: ModelRow, f: Filter): boolean {
   if (f.outputChanged !== undefined && row.output_changed !== f.outputChanged) return false;
@@ -381,5 +398,37 @@ describe('explorer pages and counts against a brute-force filter', () => {
       )
       .get() as { n: number };
     expect(stored.n).toBe(model.filter((r) => r.classes.refused === 'regressed').length);
+  });
+});
+
+describe('saving a report', () => {
+  it('waits for another writer to finish instead of failing, and can be cancelled meanwhile', async () => {
+    const other = new Database(harness.service.db.name);
+    const db = harness.service.db;
+    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 10');
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let waits = 0;
+      const cancelled = storeModelWith('waits-cancelled', () => {
+        waits++;
+        if (waits > 3) throw new Error('cancelled');
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      });
+      await expect(cancelled).rejects.toThrow('cancelled');
+      waits = 0;
+      const saved = storeModelWith('waits', () => {
+        if (++waits === 3) other.exec('COMMIT');
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      });
+      await saved;
+      expect(waits).toBeGreaterThanOrEqual(3);
+      const keys = db.prepare(`SELECT key FROM reports WHERE key LIKE 'waits%'`).pluck().all();
+      expect(keys).toEqual(['waits']);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      db.pragma(`busy_timeout = ${timeout}`);
+    }
   });
 });
