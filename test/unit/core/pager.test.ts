@@ -1,261 +1,27 @@
 import Database from 'better-sqlite3';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompareResult, PairRows, PairSide } from '../../../electron/core/compare/compute';
 import { ftsQuery, planning } from '../../../electron/core/compare/filters';
 import { countExamples, exampleDetail, pageExamples } from '../../../electron/core/compare/pager';
-import { writeReport } from '../../../electron/core/compare/store';
 import { examplesCsv } from '../../../electron/core/export/csv';
-import type { CriterionClass, Report } from '../../../shared/compare/types';
-import type { ParsedInput } from '../../../shared/contract';
-import { writeMechlensRun } from '../../fixtures/formats';
+import type { CriterionClass } from '../../../shared/compare/types';
+import {
+  CRITERIA,
+  explorerLibrary,
+  filterArb,
+  flagsArb,
+  modelReport,
+  sorted,
+  type ExplorerLibrary,
+  type Sort,
+} from '../../fixtures/explorer';
 import { makeService, type Harness } from '../../fixtures/service';
 
-type Filter = ParsedInput<'examples:page'>['filter'];
-type Sort = ParsedInput<'examples:page'>['sort'];
-
-const WORDS = ['apple', 'berry', 'cherry', 'delta', 'echo', 'fig'];
-const CRITERIA = ['refused', 'score'];
-const CLASSES: CriterionClass[] = [
-  'improved',
-  'regressed',
-  'unchanged',
-  'changed',
-  'not_comparable',
-];
-
-/** Deterministic texts of two to four words, so every search term matches some and not others. */
-function text(seed: number): string {
-  const words: string[] = [];
-  for (let k = 0; k < 2 + (seed % 3); k++) words.push(WORDS[(seed * 7 + k * 5 + (seed >> 2)) % 6]!);
-  return words.join(' ');
-}
-
-interface StoredExample {
-  rowid: number;
-  tokens: Set<string>;
-}
-
-interface Library {
-  ref: Map<string, StoredExample>;
-  cand: Map<string, StoredExample>;
-  refSide: PairSide;
-  candSide: PairSide;
-  ids: string[];
-}
-
 let harness: Harness;
-let library: Library;
-
-function indexLibrary(): Promise<Library> {
-  const root = path.join(harness.dir, 'lib');
-  const spec = (from: number, to: number, salt: number) =>
-    Array.from({ length: to - from + 1 }, (_, i) => {
-      const n = from + i;
-      return {
-        id: `ex-${String(n).padStart(3, '0')}`,
-        input: text(n * 3 + salt),
-        output: text(n * 11 + salt * 5),
-        fields: { refused: n % 2 === 0, score: n % 4 },
-      };
-    });
-  writeMechlensRun(root, { id: 'ref', name: 'reference', examples: spec(1, 24, 0) });
-  writeMechlensRun(root, {
-    id: 'cand',
-    name: 'candidate',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: spec(5, 30, 1),
-  });
-  return harness.service.index([root]).then(() => {
-    const side = (runId: string) => {
-      const rows = harness.service.db
-        .prepare(
-          `SELECT e.rowid, e.example_id, e.input, e.output, r.rowid AS run_rowid FROM examples e
-           JOIN runs r ON r.rowid = e.run_rowid WHERE r.id = ?`,
-        )
-        .all(runId) as {
-        rowid: number;
-        example_id: string;
-        input: string;
-        output: string;
-        run_rowid: number;
-      }[];
-      const map = new Map(
-        rows.map((r) => [
-          r.example_id,
-          { rowid: r.rowid, tokens: new Set(`${r.input} ${r.output}`.toLowerCase().split(' ')) },
-        ]),
-      );
-      const rowids = rows.map((r) => r.rowid);
-      const pairSide: PairSide = {
-        runRowid: rows[0]!.run_rowid,
-        firstRowid: Math.min(...rowids),
-        lastRowid: Math.max(...rowids),
-      };
-      return { map, pairSide };
-    };
-    const ref = side('ref');
-    const cand = side('cand');
-    const ids = [...new Set([...ref.map.keys(), ...cand.map.keys()])].sort();
-    return { ref: ref.map, cand: cand.map, refSide: ref.pairSide, candSide: cand.pairSide, ids };
-  });
-}
-
-/** What the generated pair rows say about one example: the model the pager is checked against. */
-interface ModelRow {
-  id: string;
-  side: 'both' | 'reference' | 'candidate';
-  input_mismatch: boolean;
-  output_changed: boolean;
-  behavior_changed: boolean;
-  classes: Record<string, CriterionClass>;
-}
-
-const flagsArb = fc.array(
-  fc.record({
-    input_mismatch: fc.boolean(),
-    output_changed: fc.boolean(),
-    behavior_changed: fc.boolean(),
-    classes: fc.tuple(fc.constantFrom(...CLASSES), fc.constantFrom(...CLASSES)),
-  }),
-  { minLength: 30, maxLength: 30 },
-);
-
-function modelRows(flags: FlagsValue): ModelRow[] {
-  return library.ids.map((id, k) => {
-    const f = flags[k]!;
-    const inRef = library.ref.has(id);
-    const inCand = library.cand.has(id);
-    return {
-      id,
-      side: inRef && inCand ? 'both' : inRef ? 'reference' : 'candidate',
-      input_mismatch: f.input_mismatch,
-      output_changed: f.output_changed,
-      behavior_changed: f.behavior_changed,
-      classes: { refused: f.classes[0], score: f.classes[1] },
-    };
-  });
-}
-type FlagsValue = {
-  input_mismatch: boolean;
-  output_changed: boolean;
-  behavior_changed: boolean;
-  classes: [CriterionClass, CriterionClass];
-}[];
-
-function storeModel(key: string, rows: ModelRow[]): Promise<void> {
-  return storeModelWith(key, () => Promise.resolve(), rows);
-}
-
-function storeModelWith(
-  key: string,
-  checkpoint: () => Promise<void>,
-  rows: ModelRow[] = modelRows(library.ids.map(() => unchangedFlags)),
-): Promise<void> {
-  const pair: PairRows = {
-    pair: 0,
-    reference: library.refSide,
-    candidate: library.candSide,
-    exampleIds: rows.map((r) => r.id),
-    refRowids: rows.map((r) => library.ref.get(r.id)?.rowid ?? null),
-    candRowids: rows.map((r) => library.cand.get(r.id)?.rowid ?? null),
-    side: rows.map((r) => r.side),
-    inputMismatch: Uint8Array.from(rows, (r) => (r.input_mismatch ? 1 : 0)),
-    outputChanged: Uint8Array.from(rows, (r) => (r.output_changed ? 1 : 0)),
-    behaviorChanged: Uint8Array.from(rows, (r) => (r.behavior_changed ? 1 : 0)),
-    criteria: CRITERIA,
-    classes: CRITERIA.map((c) => rows.map((r) => r.classes[c]!)),
-  };
-  const report = {
-    experiment: { id: 'exp-test' },
-    comparisons: [
-      {
-        reference: { condition: 'reference', run_id: 'ref' },
-        candidate: { condition: 'candidate', run_id: 'cand' },
-      },
-    ],
-  } as unknown as Report;
-  const result: CompareResult = { report, pairs: [pair] };
-  return writeReport(
-    harness.service.db,
-    key,
-    {
-      dbPath: '',
-      experimentId: 'exp-test',
-      reference: 'reference',
-      resamples: 10,
-      conditions: [],
-      referenceReplicates: [],
-    },
-    result,
-    checkpoint,
-  );
-}
-
-const unchangedFlags = {
-  input_mismatch: false,
-  output_changed: false,
-  behavior_changed: false,
-  classes: ['unchanged', 'unchanged'] as [CriterionClass, CriterionClass],
-};
-
-function matches(row: ModelRow, f: Filter): boolean {
-  if (f.outputChanged !== undefined && row.output_changed !== f.outputChanged) return false;
-  if (f.behaviorChanged !== undefined && row.behavior_changed !== f.behaviorChanged) return false;
-  if (f.inputMismatch !== undefined && row.input_mismatch !== f.inputMismatch) return false;
-  if (f.side && row.side !== f.side) return false;
-  if (f.changeClass) {
-    const criteria =
-      f.criterion === undefined ? CRITERIA : CRITERIA.filter((c) => c === f.criterion);
-    if (!criteria.some((c) => row.classes[c] === f.changeClass)) return false;
-  }
-  if (f.search) {
-    const words = f.search.match(/[\p{L}\p{N}\p{Mn}]+/gu)?.map((w) => w.toLowerCase());
-    if (!words) return !f.search.trim();
-    const has = (e: StoredExample | undefined) => !!e && words.every((w) => e.tokens.has(w));
-    if (!has(library.ref.get(row.id)) && !has(library.cand.get(row.id))) return false;
-  }
-  return true;
-}
-
-function sorted(rows: ModelRow[], sort: Sort, descending: boolean): ModelRow[] {
-  const value = (r: ModelRow) =>
-    sort === 'output_changed'
-      ? +r.output_changed
-      : sort === 'behavior_changed'
-        ? +r.behavior_changed
-        : 0;
-  const out = [...rows].sort(
-    (a, b) => value(a) - value(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  return descending ? out.reverse() : out;
-}
-
-const filterArb: fc.Arbitrary<Filter> = fc.record(
-  {
-    criterion: fc.constantFrom('refused', 'score', 'absent'),
-    changeClass: fc.constantFrom(...CLASSES),
-    outputChanged: fc.boolean(),
-    behaviorChanged: fc.boolean(),
-    side: fc.constantFrom('both' as const, 'reference' as const, 'candidate' as const),
-    inputMismatch: fc.boolean(),
-    search: fc.constantFrom(
-      'apple',
-      'Cherry fig',
-      'delta echo apple',
-      'nothing',
-      '***',
-      '  ',
-      'fig',
-    ),
-  },
-  { requiredKeys: [] },
-);
-
+let library: ExplorerLibrary;
 beforeAll(async () => {
   harness = makeService();
-  library = await indexLibrary();
+  library = await explorerLibrary(harness);
 }, 60_000);
 
 afterAll(async () => {
@@ -293,11 +59,11 @@ describe('explorer pages and counts against a brute-force filter', () => {
           planning.fewSearch = searchPlan === 'few' ? 1_000_000 : 0;
           planning.denseSearchShare = searchPlan === 'dense' ? -1 : 2;
           const key = `report-${reports++}`;
-          const model = modelRows(flags);
-          await storeModel(key, model);
+          const model = library.modelRows(flags);
+          await library.store(key, model);
           const db = harness.service.db;
           const expected = sorted(
-            model.filter((r) => matches(r, filter)),
+            model.filter((r) => library.matches(r, filter)),
             sort,
             descending,
           );
@@ -333,22 +99,9 @@ describe('explorer pages and counts against a brute-force filter', () => {
     await fc.assert(
       fc.asyncProperty(flagsArb, filterArb, async (flags, filter) => {
         const key = `report-${reports++}`;
-        const model = modelRows(flags);
-        await storeModel(key, model);
-        const csv = examplesCsv(
-          harness.service.db,
-          key,
-          {
-            experiment: { id: 'exp-test' },
-            comparisons: [
-              {
-                reference: { condition: 'reference', run_id: 'ref' },
-                candidate: { condition: 'candidate', run_id: 'cand' },
-              },
-            ],
-          } as unknown as Report,
-          { filter },
-        );
+        const model = library.modelRows(flags);
+        await library.store(key, model);
+        const csv = examplesCsv(harness.service.db, key, modelReport, { filter });
         const lines = csv
           .trimEnd()
           .split('\r\n')
@@ -356,7 +109,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
           .map((line) => line.split(','));
         const got = lines.map((cells) => `${cells[5]} ${cells[9]} ${cells[12]}`);
         const want = model
-          .filter((r) => matches(r, { ...filter, side: 'both' }))
+          .filter((r) => library.matches(r, { ...filter, side: 'both' }))
           .flatMap((r) =>
             [...CRITERIA]
               .sort()
@@ -374,7 +127,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
   });
 
   it("an example's detail has every criterion's class, unchanged where no class row is stored", async () => {
-    const model = modelRows(
+    const model = library.modelRows(
       library.ids.map((_, k) => ({
         input_mismatch: false,
         output_changed: k % 2 === 0,
@@ -385,7 +138,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
         ],
       })),
     );
-    await storeModel('detail', model);
+    await library.store('detail', model);
     const detail = exampleDetail(harness.service.db, {
       reportKey: 'detail',
       pair: 0,
@@ -410,14 +163,14 @@ describe('saving a report', () => {
     try {
       other.exec('BEGIN IMMEDIATE');
       let waits = 0;
-      const cancelled = storeModelWith('waits-cancelled', () => {
+      const cancelled = library.store('waits-cancelled', undefined, () => {
         waits++;
         if (waits > 3) throw new Error('cancelled');
         return new Promise((resolve) => setTimeout(resolve, 5));
       });
       await expect(cancelled).rejects.toThrow('cancelled');
       waits = 0;
-      const saved = storeModelWith('waits', () => {
+      const saved = library.store('waits', undefined, () => {
         if (++waits === 3) other.exec('COMMIT');
         return new Promise((resolve) => setTimeout(resolve, 5));
       });
