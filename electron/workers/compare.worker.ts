@@ -1,5 +1,5 @@
 import { computeComparison, type CompareJob } from '../core/compare/compute';
-import { writeReport } from '../core/compare/store';
+import { pruneReports, writeReport } from '../core/compare/store';
 import { openDatabase } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 
@@ -14,10 +14,15 @@ serveTasks(async (payload, ctx) => {
     const result = computeComparison(db, job, () => ctx.throwIfCancelled());
     ctx.progress({ phase: 'saving', done: 0, total: null });
     // Computing is synchronous, so a cancel is only delivered when the worker yields.
+    const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
     await writeReport(db, job.key, job, result, async () => {
-      await new Promise((resolve) => setImmediate(resolve));
+      await yieldNow();
       ctx.throwIfCancelled();
     });
+    // The report is readable from here: the runner announces it while old ones are dropped.
+    ctx.send('saved');
+    // Not cancellable: the report is saved, and each drop is its own short transaction.
+    await pruneReports(db, job.experimentId, yieldNow);
     return null;
   } finally {
     db.close();

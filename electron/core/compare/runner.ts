@@ -17,8 +17,9 @@ export interface CompareSettings {
 
 /**
  * Runs comparisons in compare workers, each of which saves its report and pair rows on its own
- * connection in one transaction, so the service's thread only waits for the result. A repeated request is answered from the cache; starting a
- * comparison of an experiment cancels the one still running for it.
+ * connection in one transaction, so the service's thread only waits for the result, then drops
+ * the experiment's oldest cached reports. A repeated request is answered from the cache;
+ * starting a comparison of an experiment cancels the one still running for it.
  */
 export class ComparisonRunner {
   private pool: WorkerPool | null = null;
@@ -48,9 +49,22 @@ export class ComparisonRunner {
         return;
       }
       const job: CompareJob = { ...plan, dbPath: this.dbPath, key };
-      await this.workers().run<null>(job, { signal: ctx.signal, onProgress: ctx.progress });
+      let announced = false;
+      const announce = () => {
+        if (announced) return;
+        announced = true;
+        this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+      };
+      // 'saved' comes after the commit, before old reports are dropped.
+      await this.workers().run<null>(job, {
+        signal: ctx.signal,
+        onProgress: ctx.progress,
+        onMessage: (value) => {
+          if (value === 'saved') announce();
+        },
+      });
       if (ctx.signal.aborted) return;
-      this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+      announce();
     });
     this.running.set(settings.experimentId, jobId);
     void this.jobs.wait(jobId).then(() => {

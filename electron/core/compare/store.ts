@@ -49,7 +49,8 @@ export type Checkpoint = () => Promise<void>;
 /**
  * The report and every pair row land in one transaction, written by the compare worker on its
  * own connection so the service's thread never waits on a million inserts: a cancelled or
- * crashed job leaves nothing. The last checkpoint comes right before the commit.
+ * crashed job leaves nothing. The last checkpoint comes right before the commit. Old reports
+ * are dropped afterwards by `pruneReports`, so the commit never waits on deleting them.
  */
 export async function writeReport(
   db: Db,
@@ -78,19 +79,42 @@ export async function writeReport(
     const insertRun = db.prepare(`INSERT INTO report_runs (report_key, run_id) VALUES (?, ?)`);
     for (const runId of runIds) insertRun.run(key, runId);
     for (const rows of result.pairs) await writePair(db, reportId, rows, checkpoint);
-    const stale = db
-      .prepare(
-        `SELECT key FROM reports WHERE experiment_id = ? ORDER BY created_at DESC LIMIT -1 OFFSET ?`,
-      )
-      .all(task.experimentId, REPORTS_KEPT_PER_EXPERIMENT) as { key: string }[];
-    const drop = db.prepare(`DELETE FROM reports WHERE key = ?`);
-    for (const { key: old } of stale) drop.run(old);
     await checkpoint();
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/**
+ * Drops the experiment's reports beyond the newest few, one transaction per report: a reader
+ * sees each report whole or not at all, and the write lock is released between reports (a
+ * report of a million pairs takes seconds to delete with its rows). Returns how many it dropped.
+ */
+export async function pruneReports(
+  db: Db,
+  experimentId: string,
+  checkpoint: Checkpoint = () => Promise.resolve(),
+): Promise<number> {
+  const stale = db
+    .prepare(
+      `SELECT id FROM reports WHERE experiment_id = ? ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?`,
+    )
+    .pluck()
+    .all(experimentId, REPORTS_KEPT_PER_EXPERIMENT) as number[];
+  const drop = db.prepare(`DELETE FROM reports WHERE id = ?`);
+  for (const id of stale) {
+    await begin(db, checkpoint);
+    try {
+      drop.run(id);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+  return stale.length;
 }
 
 const BATCH = 100_000;

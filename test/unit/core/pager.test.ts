@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ftsQuery, planning } from '../../../electron/core/compare/filters';
 import { countExamples, exampleDetail, pageExamples } from '../../../electron/core/compare/pager';
+import { pruneReports } from '../../../electron/core/compare/store';
 import { examplesCsv } from '../../../electron/core/export/csv';
 import type { CriterionClass } from '../../../shared/compare/types';
 import {
@@ -183,5 +184,29 @@ describe('saving a report', () => {
       other.close();
       db.pragma(`busy_timeout = ${timeout}`);
     }
+  });
+
+  it('keeps every report until pruned, then only the six newest, each dropped with all its rows', async () => {
+    const db = harness.service.db;
+    for (let k = 0; k < 8; k++) await library.store(`kept-${k}`);
+    const ids = () =>
+      db
+        .prepare(`SELECT id FROM reports WHERE experiment_id = 'exp-test' ORDER BY id`)
+        .pluck()
+        .all() as number[];
+    const before = ids();
+    expect(before.length).toBeGreaterThanOrEqual(8);
+    expect(await pruneReports(db, 'exp-test')).toBe(before.length - 6);
+    expect(ids()).toEqual(before.slice(-6));
+    const keys = db.prepare(`SELECT key FROM reports ORDER BY id`).pluck().all();
+    expect(keys).toEqual(['kept-2', 'kept-3', 'kept-4', 'kept-5', 'kept-6', 'kept-7']);
+    for (const table of ['pair_rows', 'pair_classes', 'report_pairs', 'pair_counts']) {
+      const orphans = db
+        .prepare(`SELECT COUNT(*) FROM ${table} WHERE report_id NOT IN (SELECT id FROM reports)`)
+        .pluck()
+        .get();
+      expect(orphans).toBe(0);
+    }
+    expect(await pruneReports(db, 'exp-test')).toBe(0);
   });
 });
