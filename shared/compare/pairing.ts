@@ -7,9 +7,10 @@ import { compareStrings, jsonEqual } from './canonical';
 import type { CompareExample, CompareRun, Coverage, ExampleChanges } from './types';
 
 export interface RunIndex {
-  byId: Map<string, CompareExample>;
   /** Distinct ids in code-unit order. */
   ids: string[];
+  /** The example of each id (the first row of a repeated id), at the same positions. */
+  examples: CompareExample[];
 }
 
 export interface Pairing {
@@ -34,16 +35,48 @@ const indexCache = new WeakMap<CompareExample[], RunIndex>();
 export function indexRun(run: CompareRun): RunIndex {
   const cached = indexCache.get(run.examples);
   if (cached) return cached;
-  const byId = new Map<string, CompareExample>();
-  for (const example of run.examples) if (!byId.has(example.id)) byId.set(example.id, example);
-  const index = { byId, ids: [...byId.keys()].sort(compareStrings) };
+  const index = strictlySorted(run.examples)
+    ? { ids: run.examples.map((e) => e.id), examples: run.examples }
+    : sortedIndex(run.examples);
   indexCache.set(run.examples, index);
   return index;
 }
 
+/**
+ * Runs loaded from the database usually arrive in id order with no repeated id: checking that
+ * is cheaper than a map of a million ids and a sort.
+ */
+function strictlySorted(examples: CompareExample[]): boolean {
+  for (let i = 1; i < examples.length; i++)
+    if (!(examples[i - 1]!.id < examples[i]!.id)) return false;
+  return true;
+}
+
+function sortedIndex(examples: CompareExample[]): RunIndex {
+  const byId = new Map<string, CompareExample>();
+  for (const example of examples) if (!byId.has(example.id)) byId.set(example.id, example);
+  const ids = [...byId.keys()].sort(compareStrings);
+  return { ids, examples: ids.map((id) => byId.get(id)!) };
+}
+
+// The report and the explorer rows pair the same two runs: pair them once.
+const pairingCache = new WeakMap<CompareExample[], WeakMap<CompareExample[], Pairing>>();
+
+/** Read-only: the same pairing is handed to every caller that pairs these two example lists. */
 export function pairExamples(reference: CompareRun, candidate: CompareRun): Pairing {
-  const ref = indexRun(reference);
-  const cand = indexRun(candidate);
+  let byCandidate = pairingCache.get(reference.examples);
+  const cached = byCandidate?.get(candidate.examples);
+  if (cached) return cached;
+  const pairing = pairIndexed(indexRun(reference), indexRun(candidate));
+  if (!byCandidate) {
+    byCandidate = new WeakMap();
+    pairingCache.set(reference.examples, byCandidate);
+  }
+  byCandidate.set(candidate.examples, pairing);
+  return pairing;
+}
+
+function pairIndexed(ref: RunIndex, cand: RunIndex): Pairing {
   const p: Pairing = {
     reference: ref,
     candidate: cand,
@@ -79,13 +112,13 @@ export function pairExamples(reference: CompareRun, candidate: CompareRun): Pair
     const a = ref.ids[i];
     const b = cand.ids[j];
     if (b === undefined || (a !== undefined && a < b)) {
-      push(a!, ref.byId.get(a!), undefined);
+      push(a!, ref.examples[i], undefined);
       i++;
     } else if (a === undefined || b < a) {
-      push(b, undefined, cand.byId.get(b));
+      push(b, undefined, cand.examples[j]);
       j++;
     } else {
-      push(a, ref.byId.get(a), cand.byId.get(b));
+      push(a, ref.examples[i], cand.examples[j]);
       i++;
       j++;
     }

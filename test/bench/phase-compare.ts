@@ -27,7 +27,7 @@ export interface CompareTiming {
   /** From pool.run to its result on the main thread: load, compute and the structured clone. */
   workerSeconds: number;
   resamples: number;
-  /** The longest the main thread was blocked at once (storing the explorer rows). */
+  /** The longest the main thread was blocked at once (the compare worker saves the rows). */
   blockedSeconds: number;
 }
 

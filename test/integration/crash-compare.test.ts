@@ -55,28 +55,29 @@ function inspect(db: string): State {
   const conn = new Database(db, { readonly: true });
   try {
     const n = (sql: string) => (conn.prepare(sql).get() as { n: number }).n;
-    const reports = conn.prepare(`SELECT key, report FROM reports`).all() as {
-      key: string;
+    const reports = conn.prepare(`SELECT id, report FROM reports`).all() as {
+      id: number;
       report: string;
     }[];
     const rowsOf = conn.prepare(
-      `SELECT COUNT(*) AS n FROM pair_rows WHERE report_key = ? AND pair = ?`,
+      `SELECT COUNT(*) AS n FROM pair_rows WHERE report_id = ? AND pair = ?`,
     );
     let incomplete = 0;
-    for (const { key, report } of reports) {
+    for (const { id, report } of reports) {
       const parsed = JSON.parse(report) as { comparisons: unknown[] };
       parsed.comparisons.forEach((_, pair) => {
-        if ((rowsOf.get(key, pair) as { n: number }).n !== EXAMPLES) incomplete++;
+        if ((rowsOf.get(id, pair) as { n: number }).n !== EXAMPLES) incomplete++;
       });
     }
     return {
       integrity: conn.pragma('integrity_check', { simple: true }) as string,
       reports: reports.length,
       orphans:
-        n(`SELECT COUNT(*) AS n FROM pair_rows WHERE report_key NOT IN (SELECT key FROM reports)`) +
-        n(
-          `SELECT COUNT(*) AS n FROM pair_classes WHERE report_key NOT IN (SELECT key FROM reports)`,
-        ) +
+        ['pair_rows', 'pair_classes', 'report_pairs', 'pair_counts']
+          .map((table) =>
+            n(`SELECT COUNT(*) AS n FROM ${table} WHERE report_id NOT IN (SELECT id FROM reports)`),
+          )
+          .reduce((a, b) => a + b, 0) +
         n(
           `SELECT COUNT(*) AS n FROM report_runs WHERE report_key NOT IN (SELECT key FROM reports)`,
         ),

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ftsQuery } from '../../electron/core/compare/pager';
+import { ftsQuery } from '../../electron/core/compare/filters';
 import { migrate, openDatabase } from '../../electron/core/db/open';
 import { migrations } from '../../electron/core/db/migrations';
 import type { Db } from '../../electron/core/db/open';

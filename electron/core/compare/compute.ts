@@ -9,7 +9,7 @@ import {
 import type { CriterionClass, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
-import { loadExperiment, loadRun, type LoadedRun } from './load';
+import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
 
 export interface CompareTask {
   dbPath: string;
@@ -22,9 +22,21 @@ export interface CompareTask {
   referenceReplicates: string[];
 }
 
-/** Columnar, so a million rows cross the worker boundary as a few arrays, not a million objects. */
+/** A comparison for the worker to compute and save under `key` (the service's cache key). */
+export type CompareJob = CompareTask & { key: string };
+
+/** A compared run as the explorer's search needs it: its rowid and its examples' rowid range. */
+export interface PairSide {
+  runRowid: number;
+  firstRowid: number | null;
+  lastRowid: number | null;
+}
+
+/** Columnar: a million rows are a few arrays, not a million objects. */
 export interface PairRows {
   pair: number;
+  reference: PairSide;
+  candidate: PairSide;
   exampleIds: string[];
   refRowids: (number | null)[];
   candRowids: (number | null)[];
@@ -42,12 +54,24 @@ export interface CompareResult {
   pairs: PairRows[];
 }
 
+function pairSide(loaded: LoadedRun): PairSide {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const { rowid } of loaded.run.examples) {
+    if (first === null || rowid < first) first = rowid;
+    if (last === null || rowid > last) last = rowid;
+  }
+  return { runRowid: loaded.runRowid, firstRowid: first, lastRowid: last };
+}
+
 function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): PairRows {
   const pairing = pairExamples(reference.run, candidate.run);
   const rules = criterionRules(reference.run, candidate.run);
   const n = pairing.all.length;
   const rows: PairRows = {
     pair,
+    reference: pairSide(reference),
+    candidate: pairSide(candidate),
     exampleIds: pairing.all,
     refRowids: new Array<number | null>(n),
     candRowids: new Array<number | null>(n),
@@ -59,11 +83,11 @@ function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): Pai
     classes: rules.map(() => new Array<CriterionClass>(n)),
   };
   for (let k = 0; k < n; k++) {
-    const id = pairing.all[k]!;
     const a = pairing.allReference[k];
     const b = pairing.allCandidate[k];
-    rows.refRowids[k] = a ? (reference.rowids.get(id) ?? null) : null;
-    rows.candRowids[k] = b ? (candidate.rowids.get(id) ?? null) : null;
+    // Pairing hands back the loaded examples themselves, which carry their rowid.
+    rows.refRowids[k] = a ? (a as LoadedExample).rowid : null;
+    rows.candRowids[k] = b ? (b as LoadedExample).rowid : null;
     rows.side[k] = a && b ? 'both' : a ? 'reference' : 'candidate';
     if (a && b) {
       rows.inputMismatch[k] = a.input === b.input ? 0 : 1;

@@ -1,6 +1,7 @@
 import type { ParsedInput, RequestOutput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import { BadRequestError, NotFoundError } from '../errors';
+import { classesOf, countFromSummary, pairScope, whereClause, type PairScope } from './filters';
 
 /** The contract's page input; scripts may leave out countTotal (counted by default). */
 type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
@@ -12,70 +13,20 @@ interface RawPairRow {
   input_mismatch: number;
   output_changed: number;
   behavior_changed: number;
-  classes: string;
   ref_fields: string | null;
   cand_fields: string | null;
   input: string | null;
 }
 
-/**
- * A user's search as FTS5 syntax: every word must appear (in input or output), each word quoted,
- * so their quotes and operators are text, never syntax. Words are cut where the unicode61
- * tokenizer cuts them; null when the search has no word characters at all.
- */
-export function ftsQuery(search: string): string | null {
-  const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
-  return words ? words.map((w) => `"${w}"`).join(' ') : null;
-}
-
-export function whereClause(input: Pick<PageInput, 'reportKey' | 'pair' | 'filter'>): {
-  sql: string;
-  params: unknown[];
-} {
-  const clauses = ['pr.report_key = ?', 'pr.pair = ?'];
-  const params: unknown[] = [input.reportKey, input.pair];
-  const f = input.filter;
-  if (f.outputChanged !== undefined) {
-    clauses.push('pr.output_changed = ?');
-    params.push(f.outputChanged ? 1 : 0);
-  }
-  if (f.behaviorChanged !== undefined) {
-    clauses.push('pr.behavior_changed = ?');
-    params.push(f.behaviorChanged ? 1 : 0);
-  }
-  if (f.side) {
-    clauses.push('pr.side = ?');
-    params.push(f.side);
-  }
-  if (f.inputMismatch !== undefined) {
-    clauses.push('pr.input_mismatch = ?');
-    params.push(f.inputMismatch ? 1 : 0);
-  }
-  if (f.changeClass) {
-    // A membership test against the class index, not a per-row EXISTS: SQLite can then start
-    // from the (often few) matching ids instead of probing every row of the pair.
-    clauses.push(
-      `pr.example_id IN (SELECT pc.example_id FROM pair_classes pc WHERE pc.report_key = ? AND pc.pair = ?
-         ${f.criterion ? 'AND pc.criterion = ?' : ''} AND pc.class = ?)`,
-    );
-    params.push(input.reportKey, input.pair);
-    if (f.criterion) params.push(f.criterion);
-    params.push(f.changeClass);
-  }
-  const query = f.search ? ftsQuery(f.search) : null;
-  if (query) {
-    clauses.push(`(pr.ref_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?)
-      OR pr.cand_rowid IN (SELECT rowid FROM examples_fts WHERE examples_fts MATCH ?))`);
-    params.push(query, query);
-  } else if (f.search && f.search.trim()) {
-    clauses.push('0');
-  }
-  return { sql: clauses.join(' AND '), params };
+function scopeOf(db: Db, reportKey: string, pair: number): PairScope {
+  const scope = pairScope(db, reportKey, pair);
+  if (!scope) throw new NotFoundError('That comparison is no longer cached: run it again.');
+  return scope;
 }
 
 /**
  * Sorted pages walk the matching index, where SQLite's planner would sort every row first;
- * not when a class or search filter already narrows the rows (then sorting the few is cheaper).
+ * not when a filter collects its (few) matches first (then sorting those is cheaper).
  */
 const sortIndexes = {
   example_id: '',
@@ -115,9 +66,8 @@ function readCursor(after: string): [number | string, string] {
  * `next` is the (sort value, example id) of the last row, opaque to the caller.
  */
 export function pageExamples(db: Db, input: PageInput): PageOutput {
-  const exists = db.prepare(`SELECT 1 FROM reports WHERE key = ?`).get(input.reportKey);
-  if (!exists) throw new NotFoundError('That comparison is no longer cached: run it again.');
-  const where = whereClause(input);
+  const scope = scopeOf(db, input.reportKey, input.pair);
+  const where = whereClause(db, scope, input.filter, 'page');
   const column = sortColumns[input.sort];
   const direction = input.descending ? 'DESC' : 'ASC';
   const op = input.descending ? '<' : '>';
@@ -133,9 +83,9 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   }
   const rows = db
     .prepare(
-      `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed, pr.classes,
+      `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed,
               re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input
-       FROM pair_rows pr ${input.filter.changeClass || input.filter.search ? '' : sortIndexes[input.sort]}
+       FROM pair_rows pr ${where.narrows ? '' : sortIndexes[input.sort]}
        LEFT JOIN examples re ON re.rowid = pr.ref_rowid
        LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid
        WHERE ${where.sql} ${keyset}
@@ -153,14 +103,16 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
           last.example_id,
         ])
       : null;
+  const classesById = classesOf(
+    db,
+    scope,
+    rows.map((r) => r.example_id),
+  );
   return {
     total,
     next,
     rows: rows.map((r) => {
-      const classes = JSON.parse(r.classes) as Record<
-        string,
-        PageOutput['rows'][number]['classes'][string]
-      >;
+      const classes = classesById.get(r.example_id) as PageOutput['rows'][number]['classes'];
       const refFields = r.ref_fields ? (JSON.parse(r.ref_fields) as Record<string, unknown>) : {};
       const candFields = r.cand_fields
         ? (JSON.parse(r.cand_fields) as Record<string, unknown>)
@@ -186,11 +138,15 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   };
 }
 
+/** Answered from the pair's stored counts when the filter has one condition, else in SQL. */
 export function countExamples(
   db: Db,
   input: Pick<PageInput, 'reportKey' | 'pair' | 'filter'>,
 ): { total: number } {
-  const where = whereClause(input);
+  const scope = scopeOf(db, input.reportKey, input.pair);
+  const stored = countFromSummary(db, scope, input.filter);
+  if (stored !== null) return { total: stored };
+  const where = whereClause(db, scope, input.filter, 'count');
   const row = db
     .prepare(`SELECT COUNT(*) AS n FROM pair_rows pr WHERE ${where.sql}`)
     .get(...where.params) as { n: number };
@@ -201,12 +157,13 @@ export function exampleDetail(
   db: Db,
   input: ParsedInput<'examples:detail'>,
 ): RequestOutput<'examples:detail'> {
+  const scope = scopeOf(db, input.reportKey, input.pair);
   const row = db
     .prepare(
-      `SELECT ref_rowid, cand_rowid, classes FROM pair_rows WHERE report_key = ? AND pair = ? AND example_id = ?`,
+      `SELECT ref_rowid, cand_rowid FROM pair_rows WHERE report_id = ? AND pair = ? AND example_id = ?`,
     )
-    .get(input.reportKey, input.pair, input.exampleId) as
-    { ref_rowid: number | null; cand_rowid: number | null; classes: string } | undefined;
+    .get(scope.reportId, input.pair, input.exampleId) as
+    { ref_rowid: number | null; cand_rowid: number | null } | undefined;
   if (!row) throw new NotFoundError(`Example "${input.exampleId}" is not in this comparison.`);
   const side = (rowid: number | null) => {
     if (rowid === null) return null;
@@ -231,6 +188,8 @@ export function exampleDetail(
     example_id: input.exampleId,
     reference: side(row.ref_rowid),
     candidate: side(row.cand_rowid),
-    classes: JSON.parse(row.classes) as RequestOutput<'examples:detail'>['classes'],
+    classes: classesOf(db, scope, [input.exampleId]).get(
+      input.exampleId,
+    ) as RequestOutput<'examples:detail'>['classes'],
   };
 }

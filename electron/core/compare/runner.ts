@@ -5,9 +5,9 @@ import type { EventHub } from '../events';
 import type { JobManager } from '../jobs/manager';
 import { WorkerPool } from '../jobs/pool';
 import { workerEntry } from '../jobs/worker-path';
-import type { CompareResult, CompareTask } from './compute';
+import type { CompareJob } from './compute';
 import { planComparison } from './plan';
-import { readReport, reportKey, writeReport } from './store';
+import { readReport, reportKey } from './store';
 
 export interface CompareSettings {
   experimentId: string;
@@ -16,9 +16,10 @@ export interface CompareSettings {
 }
 
 /**
- * Runs comparisons in compare workers (read-only connections) and writes their results
- * through the service's one writer. A repeated request is answered from the cache; starting a
- * comparison of an experiment cancels the one still running for it.
+ * Runs comparisons in compare workers, each of which saves its report and pair rows on its own
+ * connection in one transaction, so the service's thread only waits for the result, then drops
+ * the experiment's oldest cached reports. A repeated request is answered from the cache;
+ * starting a comparison of an experiment cancels the one still running for it.
  */
 export class ComparisonRunner {
   private pool: WorkerPool | null = null;
@@ -47,15 +48,23 @@ export class ComparisonRunner {
         this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
         return;
       }
-      const task: CompareTask = { ...plan, dbPath: this.dbPath };
-      const result = await this.workers().run<CompareResult>(task, {
+      const job: CompareJob = { ...plan, dbPath: this.dbPath, key };
+      let announced = false;
+      const announce = () => {
+        if (announced) return;
+        announced = true;
+        this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+      };
+      // 'saved' comes after the commit, before old reports are dropped.
+      await this.workers().run<null>(job, {
         signal: ctx.signal,
         onProgress: ctx.progress,
+        onMessage: (value) => {
+          if (value === 'saved') announce();
+        },
       });
       if (ctx.signal.aborted) return;
-      ctx.progress({ phase: 'saving', done: 0, total: null });
-      writeReport(this.db, key, task, result);
-      this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+      announce();
     });
     this.running.set(settings.experimentId, jobId);
     void this.jobs.wait(jobId).then(() => {

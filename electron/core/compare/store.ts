@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { CHECKER_VERSION } from '../../../shared/compare/report';
 import type { Report } from '../../../shared/compare/types';
 import type { Db } from '../db/open';
-import type { CompareResult, CompareTask } from './compute';
+import type { CompareResult, CompareTask, PairRows } from './compute';
+import { pairCounts } from './counts';
 
 /** Keep a few reports per experiment: enough for back-and-forth between references. */
 const REPORTS_KEPT_PER_EXPERIMENT = 6;
@@ -39,56 +40,159 @@ export function readReport(
   return row ? { key, createdAt: row.created_at, report: JSON.parse(row.report) as Report } : null;
 }
 
-/** The report and every pair row land in one transaction: a cancelled or crashed job leaves nothing. */
-export function writeReport(db: Db, key: string, task: CompareTask, result: CompareResult): void {
-  const insertRow = db.prepare(`
-    INSERT INTO pair_rows (report_key, pair, example_id, ref_rowid, cand_rowid, side, input_mismatch,
-      output_changed, behavior_changed, classes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  const insertClass = db.prepare(
-    `INSERT INTO pair_classes (report_key, pair, criterion, class, example_id) VALUES (?, ?, ?, ?, ?)`,
-  );
-  db.transaction(() => {
+/**
+ * Between batches of a save: the worker yields to its event loop there, so a cancel that
+ * arrived meanwhile is seen and throws, rolling the whole save back.
+ */
+export type Checkpoint = () => Promise<void>;
+
+/**
+ * The report and every pair row land in one transaction, written by the compare worker on its
+ * own connection so the service's thread never waits on a million inserts: a cancelled or
+ * crashed job leaves nothing. The last checkpoint comes right before the commit. Old reports
+ * are dropped afterwards by `pruneReports`, so the commit never waits on deleting them.
+ */
+export async function writeReport(
+  db: Db,
+  key: string,
+  task: CompareTask,
+  result: CompareResult,
+  checkpoint: Checkpoint = () => Promise.resolve(),
+): Promise<void> {
+  await begin(db, checkpoint);
+  try {
     db.prepare(`DELETE FROM reports WHERE key = ?`).run(key);
-    db.prepare(
-      `INSERT INTO reports (key, experiment_id, settings, report, created_at) VALUES (?, ?, ?, ?, ?)`,
-    ).run(
-      key,
-      task.experimentId,
-      JSON.stringify({ reference: task.reference, resamples: task.resamples }),
-      JSON.stringify(result.report),
-      new Date().toISOString(),
+    const reportId = Number(
+      db
+        .prepare(
+          `INSERT INTO reports (key, experiment_id, settings, report, created_at) VALUES (?, ?, ?, ?, ?)`,
+        )
+        .run(
+          key,
+          task.experimentId,
+          JSON.stringify({ reference: task.reference, resamples: task.resamples }),
+          JSON.stringify(result.report),
+          new Date().toISOString(),
+        ).lastInsertRowid,
     );
     const runIds = new Set([...task.conditions.map((c) => c.runId), ...task.referenceReplicates]);
     const insertRun = db.prepare(`INSERT INTO report_runs (report_key, run_id) VALUES (?, ?)`);
     for (const runId of runIds) insertRun.run(key, runId);
-    for (const rows of result.pairs) {
-      for (let k = 0; k < rows.exampleIds.length; k++) {
-        const classes: Record<string, string> = {};
-        rows.criteria.forEach((criterion, c) => (classes[criterion] = rows.classes[c]![k]!));
-        const id = rows.exampleIds[k]!;
-        insertRow.run(
-          key,
-          rows.pair,
-          id,
-          rows.refRowids[k] ?? null,
-          rows.candRowids[k] ?? null,
-          rows.side[k]!,
-          rows.inputMismatch[k]!,
-          rows.outputChanged[k]!,
-          rows.behaviorChanged[k]!,
-          JSON.stringify(classes),
-        );
-        rows.criteria.forEach((criterion, c) =>
-          insertClass.run(key, rows.pair, criterion, rows.classes[c]![k]!, id),
-        );
-      }
+    for (const rows of result.pairs) await writePair(db, reportId, rows, checkpoint);
+    await checkpoint();
+    db.exec('COMMIT');
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Drops the experiment's reports beyond the newest few, one transaction per report: a reader
+ * sees each report whole or not at all, and the write lock is released between reports (a
+ * report of a million pairs takes seconds to delete with its rows). Returns how many it dropped.
+ */
+export async function pruneReports(
+  db: Db,
+  experimentId: string,
+  checkpoint: Checkpoint = () => Promise.resolve(),
+): Promise<number> {
+  const stale = db
+    .prepare(
+      `SELECT id FROM reports WHERE experiment_id = ? ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?`,
+    )
+    .pluck()
+    .all(experimentId, REPORTS_KEPT_PER_EXPERIMENT) as number[];
+  const drop = db.prepare(`DELETE FROM reports WHERE id = ?`);
+  for (const id of stale) {
+    await begin(db, checkpoint);
+    try {
+      drop.run(id);
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      throw error;
     }
-    const stale = db
-      .prepare(
-        `SELECT key FROM reports WHERE experiment_id = ? ORDER BY created_at DESC LIMIT -1 OFFSET ?`,
-      )
-      .all(task.experimentId, REPORTS_KEPT_PER_EXPERIMENT) as { key: string }[];
-    const drop = db.prepare(`DELETE FROM reports WHERE key = ?`);
-    for (const { key: old } of stale) drop.run(old);
-  }).immediate();
+  }
+  return stale.length;
+}
+
+const BATCH = 100_000;
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
+}
+
+/**
+ * Takes the write lock, waiting at checkpoints while another writer (an index pass writing a
+ * big file) holds it: the wait stays cancellable, and no busy timeout can fail the comparison.
+ * The connection's own busy timeout bounds each attempt.
+ */
+async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
+  for (;;) {
+    await checkpoint();
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      return;
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+  }
+}
+
+async function writePair(
+  db: Db,
+  reportId: number,
+  rows: PairRows,
+  checkpoint: Checkpoint,
+): Promise<void> {
+  db.prepare(
+    `INSERT INTO report_pairs (report_id, pair, criteria, ref_run_rowid, ref_first, ref_last,
+       cand_run_rowid, cand_first, cand_last) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    reportId,
+    rows.pair,
+    JSON.stringify(rows.criteria),
+    rows.reference.runRowid,
+    rows.reference.firstRowid,
+    rows.reference.lastRowid,
+    rows.candidate.runRowid,
+    rows.candidate.firstRowid,
+    rows.candidate.lastRowid,
+  );
+  const insertRow = db.prepare(`
+    INSERT INTO pair_rows (report_id, pair, example_id, ref_rowid, cand_rowid, side, input_mismatch,
+      output_changed, behavior_changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (let k = 0; k < rows.exampleIds.length; k++) {
+    if (k % BATCH === BATCH - 1) await checkpoint();
+    insertRow.run(
+      reportId,
+      rows.pair,
+      rows.exampleIds[k]!,
+      rows.refRowids[k] ?? null,
+      rows.candRowids[k] ?? null,
+      rows.side[k]!,
+      rows.inputMismatch[k]!,
+      rows.outputChanged[k]!,
+      rows.behaviorChanged[k]!,
+    );
+  }
+  const insertClass = db.prepare(
+    `INSERT INTO pair_classes (report_id, pair, criterion, class, example_id) VALUES (?, ?, ?, ?, ?)`,
+  );
+  for (let c = 0; c < rows.criteria.length; c++) {
+    const criterion = rows.criteria[c]!;
+    const classes = rows.classes[c]!;
+    for (let k = 0; k < classes.length; k++) {
+      if (k % BATCH === BATCH - 1) await checkpoint();
+      const cls = classes[k]!;
+      if (cls !== 'unchanged')
+        insertClass.run(reportId, rows.pair, criterion, cls, rows.exampleIds[k]!);
+    }
+  }
+  const insertCount = db.prepare(
+    `INSERT INTO pair_counts (report_id, pair, filter, n) VALUES (?, ?, ?, ?)`,
+  );
+  for (const [filter, n] of pairCounts(rows)) insertCount.run(reportId, rows.pair, filter, n);
 }

@@ -10,7 +10,8 @@ import {
 import type { Report } from '../../../shared/compare/types';
 import type { ParsedInput } from '../../../shared/contract';
 import type { JsonValue } from '../../../shared/model';
-import { whereClause } from '../compare/pager';
+import { STORED_CLASSES } from '../compare/counts';
+import { pairScope, whereClause } from '../compare/filters';
 import type { Db } from '../db/open';
 
 function toCsv(header: string[], rows: CsvCell[][]): string {
@@ -26,7 +27,8 @@ export function summaryCsv(report: Report): string {
 
 interface PairedExampleRow {
   example_id: string;
-  classes: string;
+  /** The example's class rows as a JSON object; criteria missing from it are unchanged. */
+  classes: string | null;
   output_changed: number;
   behavior_changed: number;
   ref_input: string;
@@ -49,13 +51,16 @@ export function examplesCsv(
   const rows: CsvCell[][] = [];
   report.comparisons.forEach((comparison, pair) => {
     if (options.pair !== undefined && options.pair !== pair) return;
-    const where = whereClause({
-      reportKey,
-      pair,
-      filter: { ...(options.filter ?? {}), side: 'both' },
-    });
+    const scope = pairScope(db, reportKey, pair);
+    if (!scope) return;
+    const where = whereClause(db, scope, { ...(options.filter ?? {}), side: 'both' }, 'count');
+    const criteria = scope.criteria.map(() => '?').join(',');
+    const stored = STORED_CLASSES.map((c) => `'${c}'`).join(',');
     const select = db.prepare(
-      `SELECT pr.example_id, pr.classes, pr.output_changed, pr.behavior_changed,
+      `SELECT pr.example_id, pr.output_changed, pr.behavior_changed,
+              (SELECT json_group_object(pc.criterion, pc.class) FROM pair_classes pc
+               WHERE pc.report_id = pr.report_id AND pc.pair = pr.pair AND pc.criterion IN (${criteria})
+                 AND pc.class IN (${stored}) AND pc.example_id = pr.example_id) AS classes,
               re.input AS ref_input, re.output AS ref_output, ce.output AS cand_output,
               re.fields AS ref_fields, ce.fields AS cand_fields
        FROM pair_rows pr
@@ -64,8 +69,12 @@ export function examplesCsv(
        WHERE ${where.sql} ORDER BY pr.example_id`,
     );
     const criterion = options.filter?.changeClass ? options.filter.criterion : undefined;
-    for (const r of select.iterate(...where.params) as Iterable<PairedExampleRow>) {
-      const classes = JSON.parse(r.classes) as Record<string, string>;
+    for (const r of select.iterate(
+      ...scope.criteria,
+      ...where.params,
+    ) as Iterable<PairedExampleRow>) {
+      const stored = r.classes ? (JSON.parse(r.classes) as Record<string, string>) : {};
+      const classes = Object.fromEntries(scope.criteria.map((c) => [c, stored[c] ?? 'unchanged']));
       const refFields = JSON.parse(r.ref_fields) as Record<string, JsonValue>;
       const candFields = JSON.parse(r.cand_fields) as Record<string, JsonValue>;
       for (const field of Object.keys(classes).sort()) {

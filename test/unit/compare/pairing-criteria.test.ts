@@ -41,7 +41,27 @@ describe('pairing', () => {
   });
 
   it('keeps the first row of a repeated id', () => {
-    expect(pairExamples(ref, cand).reference.byId.get('a')!.fields).toEqual({ x: 1, y: 2 });
+    const { reference } = pairExamples(ref, cand);
+    expect(reference.examples[reference.ids.indexOf('a')]!.fields).toEqual({ x: 1, y: 2 });
+  });
+
+  it('pairs a run in id order as it pairs the same run shuffled, repeated ids included', () => {
+    const ordered = makeRun({
+      examples: [
+        makeExample('a', { x: 1, y: 2 }),
+        makeExample('a', { x: 99 }),
+        makeExample('b', { x: 1 }),
+        makeExample('c', { x: 1 }),
+        makeExample('d', { x: 1 }, { input: 'old text' }),
+      ],
+    });
+    const inOrder = pairExamples(ordered, cand);
+    const shuffled = pairExamples(ref, cand);
+    expect(inOrder.all).toEqual(shuffled.all);
+    expect(inOrder.allReference).toEqual(shuffled.allReference);
+    expect(inOrder.matchedCandidate).toEqual(shuffled.matchedCandidate);
+    const distinct = makeRun({ examples: [makeExample('a', {}), makeExample('b', {})] });
+    expect(pairExamples(distinct, cand).reference.examples).toBe(distinct.examples);
   });
 
   it('flags output (exact text) and behaviour (deep field equality) changes', () => {
@@ -51,6 +71,16 @@ describe('pairing', () => {
       // a: "Answer a" vs "answer a": case counts.
       output_changed: ['a'],
     });
+  });
+
+  it('pairs sorted and unsorted runs alike, and pairs the same two runs once', () => {
+    const sorted = (run: CompareRun) =>
+      makeRun({ ...run, examples: [...run.examples].sort((x, y) => (x.id < y.id ? -1 : 1)) });
+    const a = sorted(ref);
+    const b = sorted(cand);
+    expect(pairExamples(a, b).all).toEqual(pairExamples(ref, cand).all);
+    expect(coverageOf(pairExamples(a, b))).toEqual(coverageOf(pairExamples(ref, cand)));
+    expect(pairExamples(ref, cand)).toBe(pairExamples(ref, cand));
   });
 
   it('does not match ids by position or text', () => {

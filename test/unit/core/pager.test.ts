@@ -1,11 +1,35 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { ftsQuery, whereClause } from '../../../electron/core/compare/pager';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ftsQuery, planning } from '../../../electron/core/compare/filters';
+import { countExamples, exampleDetail, pageExamples } from '../../../electron/core/compare/pager';
+import { pruneReports } from '../../../electron/core/compare/store';
+import { examplesCsv } from '../../../electron/core/export/csv';
+import type { CriterionClass } from '../../../shared/compare/types';
+import {
+  CRITERIA,
+  explorerLibrary,
+  filterArb,
+  flagsArb,
+  modelReport,
+  sorted,
+  type ExplorerLibrary,
+  type Sort,
+} from '../../fixtures/explorer';
 import { makeService, type Harness } from '../../fixtures/service';
 
-let harness: Harness | null = null;
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
+let harness: Harness;
+let library: ExplorerLibrary;
+beforeAll(async () => {
+  harness = makeService();
+  library = await explorerLibrary(harness);
+}, 60_000);
+
+afterAll(async () => {
+  await harness.close();
+  planning.denseShare = 0.05;
+  planning.fewSearch = 20_000;
+  planning.denseSearchShare = 0.2;
 });
 
 describe('explorer search', () => {
@@ -17,15 +41,172 @@ describe('explorer search', () => {
   });
 });
 
-describe('explorer filters', () => {
-  it('"any criterion <class>" is answered from the class index, not by scanning every class row', () => {
-    harness = makeService();
-    const where = whereClause({ reportKey: 'k', pair: 0, filter: { changeClass: 'regressed' } });
-    const plan = harness.service.db
+describe('explorer pages and counts against a brute-force filter', () => {
+  let reports = 0;
+
+  it('every filter, sort and page size gives exactly the matching rows, classes and count', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        flagsArb,
+        filterArb,
+        fc.constantFrom<Sort>('example_id', 'output_changed', 'behavior_changed'),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 9 }),
+        fc.boolean(),
+        fc.constantFrom('few', 'many', 'dense'),
+        async (flags, filter, sort, descending, limit, denseClasses, searchPlan) => {
+          // Every plan of each filter must give the same rows: force one of them.
+          planning.denseShare = denseClasses ? 0 : 1;
+          planning.fewSearch = searchPlan === 'few' ? 1_000_000 : 0;
+          planning.denseSearchShare = searchPlan === 'dense' ? -1 : 2;
+          const key = `report-${reports++}`;
+          const model = library.modelRows(flags);
+          await library.store(key, model);
+          const db = harness.service.db;
+          const expected = sorted(
+            model.filter((r) => library.matches(r, filter)),
+            sort,
+            descending,
+          );
+          const seen: { id: string; classes: Record<string, string> }[] = [];
+          let after: string | null = null;
+          let first = true;
+          do {
+            const page = pageExamples(db, {
+              reportKey: key,
+              pair: 0,
+              filter,
+              sort,
+              descending,
+              after,
+              limit,
+            });
+            if (first) expect(page.total).toBe(expected.length);
+            first = false;
+            seen.push(...page.rows.map((r) => ({ id: r.example_id, classes: r.classes })));
+            after = page.next;
+          } while (after);
+          expect(seen).toEqual(expected.map((r) => ({ id: r.id, classes: r.classes })));
+          expect(countExamples(db, { reportKey: key, pair: 0, filter }).total).toBe(
+            expected.length,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('the CSV export holds one row per matching paired example and criterion, with its class', async () => {
+    await fc.assert(
+      fc.asyncProperty(flagsArb, filterArb, async (flags, filter) => {
+        const key = `report-${reports++}`;
+        const model = library.modelRows(flags);
+        await library.store(key, model);
+        const csv = examplesCsv(harness.service.db, key, modelReport, { filter });
+        const lines = csv
+          .trimEnd()
+          .split('\r\n')
+          .slice(1)
+          .map((line) => line.split(','));
+        const got = lines.map((cells) => `${cells[5]} ${cells[9]} ${cells[12]}`);
+        const want = model
+          .filter((r) => library.matches(r, { ...filter, side: 'both' }))
+          .flatMap((r) =>
+            [...CRITERIA]
+              .sort()
+              .filter(
+                (c) =>
+                  !filter.changeClass || filter.criterion === undefined || c === filter.criterion,
+              )
+              .filter((c) => !filter.changeClass || r.classes[c] === filter.changeClass)
+              .map((c) => `${r.id} ${c} ${r.classes[c]}`),
+          );
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("an example's detail has every criterion's class, unchanged where no class row is stored", async () => {
+    const model = library.modelRows(
+      library.ids.map((_, k) => ({
+        input_mismatch: false,
+        output_changed: k % 2 === 0,
+        behavior_changed: false,
+        classes: [k % 3 === 0 ? 'regressed' : 'unchanged', 'unchanged'] as [
+          CriterionClass,
+          CriterionClass,
+        ],
+      })),
+    );
+    await library.store('detail', model);
+    const detail = exampleDetail(harness.service.db, {
+      reportKey: 'detail',
+      pair: 0,
+      exampleId: model[0]!.id,
+    });
+    expect(detail.classes).toEqual({ refused: 'regressed', score: 'unchanged' });
+    const stored = harness.service.db
       .prepare(
-        `EXPLAIN QUERY PLAN SELECT pr.example_id FROM pair_rows pr WHERE ${where.sql} LIMIT 200`,
+        `SELECT COUNT(*) AS n FROM pair_classes pc JOIN reports r ON r.id = pc.report_id WHERE r.key = 'detail'`,
       )
-      .all(...where.params) as { detail: string }[];
-    expect(plan.map((p) => p.detail).join('\n')).toMatch(/pair_classes_by_class/);
+      .get() as { n: number };
+    expect(stored.n).toBe(model.filter((r) => r.classes.refused === 'regressed').length);
+  });
+});
+
+describe('saving a report', () => {
+  it('waits for another writer to finish instead of failing, and can be cancelled meanwhile', async () => {
+    const other = new Database(harness.service.db.name);
+    const db = harness.service.db;
+    const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+    db.pragma('busy_timeout = 10');
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let waits = 0;
+      const cancelled = library.store('waits-cancelled', undefined, () => {
+        waits++;
+        if (waits > 3) throw new Error('cancelled');
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      });
+      await expect(cancelled).rejects.toThrow('cancelled');
+      waits = 0;
+      const saved = library.store('waits', undefined, () => {
+        if (++waits === 3) other.exec('COMMIT');
+        return new Promise((resolve) => setTimeout(resolve, 5));
+      });
+      await saved;
+      expect(waits).toBeGreaterThanOrEqual(3);
+      const keys = db.prepare(`SELECT key FROM reports WHERE key LIKE 'waits%'`).pluck().all();
+      expect(keys).toEqual(['waits']);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      db.pragma(`busy_timeout = ${timeout}`);
+    }
+  });
+
+  it('keeps every report until pruned, then only the six newest, each dropped with all its rows', async () => {
+    const db = harness.service.db;
+    for (let k = 0; k < 8; k++) await library.store(`kept-${k}`);
+    const ids = () =>
+      db
+        .prepare(`SELECT id FROM reports WHERE experiment_id = 'exp-test' ORDER BY id`)
+        .pluck()
+        .all() as number[];
+    const before = ids();
+    expect(before.length).toBeGreaterThanOrEqual(8);
+    expect(await pruneReports(db, 'exp-test')).toBe(before.length - 6);
+    expect(ids()).toEqual(before.slice(-6));
+    const keys = db.prepare(`SELECT key FROM reports ORDER BY id`).pluck().all();
+    expect(keys).toEqual(['kept-2', 'kept-3', 'kept-4', 'kept-5', 'kept-6', 'kept-7']);
+    for (const table of ['pair_rows', 'pair_classes', 'report_pairs', 'pair_counts']) {
+      const orphans = db
+        .prepare(`SELECT COUNT(*) FROM ${table} WHERE report_id NOT IN (SELECT id FROM reports)`)
+        .pluck()
+        .get();
+      expect(orphans).toBe(0);
+    }
+    expect(await pruneReports(db, 'exp-test')).toBe(0);
   });
 });

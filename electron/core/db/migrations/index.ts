@@ -5,6 +5,7 @@ import { m004ExplorerIndexes } from './004-explorer-indexes';
 import { m005FtsDetailColumn } from './005-fts-detail-column';
 import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
 import { m007BulkFts } from './007-bulk-fts';
+import { m008CompactPairRows } from './008-compact-pair-rows';
 
 export interface Migration {
   version: number;
@@ -21,6 +22,7 @@ export const migrations: Migration[] = [
   m005FtsDetailColumn,
   m006ExplorerSortIndexes,
   m007BulkFts,
+  m008CompactPairRows,
 ];
 
 export const latestVersion = migrations.length;
