@@ -149,31 +149,35 @@ function methods(c: CompareResult): string {
 
 /**
  * The warm run's time by step. The worker cannot be timed inside, so its steps are re-timed one
- * by one in the benchmark process on the same DB; the main thread's share is the rest.
+ * by one in the benchmark process on the same DB; what the worker spent beyond them is the save.
  */
+function saveSeconds(c: CompareResult): number {
+  return Math.max(0, c.warm.workerSeconds - c.breakdown.computeSeconds);
+}
+
 function compareWhy(c: CompareResult): string {
   const b = c.breakdown;
   const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
-  const write = c.warm.seconds - c.warm.workerSeconds;
   return (
-    `${secs(write)} on the main thread storing ${n(c.summary.paired)} explorer rows and their per-criterion class rows in one transaction (blocking it up to ${secs(c.warm.blockedSeconds ?? 0)} at once); ` +
-    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (loadRun: every row, a JSON.parse per fields cell), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows.`
+    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (every example's hashes and fields from SQLite, parsed from JSON), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
+    `and about ${secs(saveSeconds(c))} saving ${n(c.summary.paired)} explorer rows and their class rows in one transaction; ` +
+    `the service's thread was blocked at most ${secs(c.warm.blockedSeconds ?? 0)} at once.`
   );
 }
 
 /**
- * The cause of each slow kind of query, found with EXPLAIN QUERY PLAN on the 1M-pair DB: the
- * labels say which filter was slow, the text says why that filter's plan is slow.
+ * The cause of each slow kind of query, from the plans compare/filters.ts chooses: the labels
+ * say which filter was slow, the text says why that kind of plan can be slow.
  */
 function explorerWhy(queries: ExplorerQuery[], kind: 'filter' | 'sort'): string {
   const slow = queries.filter((q) => q.seconds >= 0.3).sort((a, b) => b.seconds - a.seconds);
   const has = (prefix: string) => slow.some((q) => q.label.includes(prefix));
   const causes = [
     has('unchanged') || has('improved') || has('regressed')
-      ? 'a class filter is an IN over pair_classes, so SQLite first collects every matching id into a temporary index (2.4M rows for "unchanged" on three criteria at 1M pairs) before the first row comes out'
+      ? 'a class filter that matches many rows is tested row by row while the page walks its sort order, and one that matches few starts from its class rows; a filter between the two does both badly'
       : null,
     has('search')
-      ? 'a search lists the full-text matches of both runs (1.7M rowids for a common word at 1M pairs) and still walks every pair row testing ref_rowid OR cand_rowid, so even a word that matches nothing walks the whole pair'
+      ? 'a search whose words match neither few nor most of the examples collects every full-text match of both runs before the first row comes out'
       : null,
     kind === 'sort' && slow.length > 0
       ? 'the sort cannot use its index when a filter is set'
@@ -258,7 +262,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
     target: '≤ 1×',
     met: met(warmRatio <= 1),
-    why: `DuckDB aggregates columns it already holds; Pairwise's time is the warm comparison above, ${secs(c.warm.seconds - c.warm.workerSeconds)} of it storing the explorer rows.`,
+    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: loading runs from SQLite, all B intervals, and about ${secs(saveSeconds(c))} saving one explorer row per pair.`,
   });
   return rows;
 }
