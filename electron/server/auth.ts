@@ -35,3 +35,23 @@ export function originAllowed(origin: string | undefined, port: number): boolean
   const allowed = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
   return allowed.includes(origin.toLowerCase());
 }
+
+/**
+ * The page may be reloaded: the address that carried the token has lost it (the page moves it
+ * into session storage), so the first page load leaves a cookie that opens the page again. The
+ * cookie holds a ticket of its own, never the API token: cookies are not kept apart by port, so
+ * another local server could read it, and the ticket opens only the app's static shell; every
+ * API call still needs the token from session storage.
+ */
+export function pageTicketCookie(port: number, ticket: string): string {
+  return `pairwise_page_${port}=${ticket}; Path=/; HttpOnly; SameSite=Strict`;
+}
+
+export function pageTicket(req: IncomingMessage, port: number): string | null {
+  const name = `pairwise_page_${port}=`;
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const trimmed = part.trim();
+    if (trimmed.startsWith(name)) return trimmed.slice(name.length);
+  }
+  return null;
+}

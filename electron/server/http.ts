@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { contentSecurityPolicy } from '../../shared/csp';
 import { dispatch } from '../core/dispatch';
 import type { PairwiseService } from '../core/service';
-import { hostAllowed, newToken, originAllowed, requestToken, tokenMatches } from './auth';
+import {
+  hostAllowed,
+  newToken,
+  originAllowed,
+  pageTicket,
+  pageTicketCookie,
+  requestToken,
+  tokenMatches,
+} from './auth';
 import { resolveStatic } from './static';
 import { receiveUpload, UploadError } from './upload';
 
@@ -67,11 +75,12 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 /**
  * The browser host: the built renderer and the contract over HTTP POST + Server-Sent Events,
  * bound to 127.0.0.1 only, with a per-launch token required for every API call and for the
- * page itself.
+ * page itself (a reload of the page is let in by the ticket cookie its first load left).
  */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const { service } = options;
   const token = options.token ?? newToken();
+  const ticket = newToken();
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const streams = new Set<ServerResponse>();
   let port = 0;
@@ -88,7 +97,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return send(res, 403, 'Forbidden: unexpected Host header.');
       const isApi = url.pathname.startsWith('/api/');
       const isPage = url.pathname === '/' || url.pathname === '/index.html';
-      if ((isApi || isPage) && !tokenMatches(token, requestToken(req, url))) {
+      const withToken = tokenMatches(token, requestToken(req, url));
+      const reloaded = isPage && tokenMatches(ticket, pageTicket(req, port));
+      if ((isApi || isPage) && !withToken && !reloaded) {
         return send(
           res,
           401,
@@ -96,6 +107,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         );
       }
       if (isApi) return await handleApi(req, res, url);
+      if (isPage && withToken) res.setHeader('Set-Cookie', pageTicketCookie(port, ticket));
       if (req.method !== 'GET' && req.method !== 'HEAD')
         return send(res, 405, 'Method not allowed.');
       const target = resolveStatic(options.rendererDir, url.pathname);

@@ -17,6 +17,10 @@ test('the browser host renders the app shell with its token, and strips the toke
   await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
   await expect(page.getByRole('status').first()).toContainText('0 runs');
   expect(page.url()).not.toContain('token=');
+
+  // A reload of the address without the token still opens the app and reaches the core.
+  await page.reload();
+  await expect(page.getByRole('status').first()).toContainText('0 runs');
 });
 
 test('without the token the page is refused', async ({ page }) => {

@@ -95,6 +95,39 @@ describe('browser host', () => {
     expect(page.status).toBe(200);
   });
 
+  it('lets a reload of the page in by the ticket cookie its first load left, and nothing else', async () => {
+    harness = await makeServer();
+    const { port, token } = harness.server;
+    const host = `127.0.0.1:${port}`;
+    const first = await raw(port, { path: `/?token=${token}`, headers: { Host: host } });
+    const cookie = String(first.headers['set-cookie']?.[0] ?? '');
+    expect(cookie).toMatch(
+      new RegExp(`^pairwise_page_${port}=[\\w-]{20,}; Path=/; HttpOnly; SameSite=Strict$`),
+    );
+    expect(cookie).not.toContain(token);
+    const ticket = cookie.split(';')[0]!;
+
+    const reload = await raw(port, { path: '/', headers: { Host: host, Cookie: ticket } });
+    expect(reload.status).toBe(200);
+    expect(reload.body).toContain('<title>Pairwise</title>');
+    // The ticket opens the page only: the API and the event stream still need the token.
+    const apiWithTicket = await raw(port, {
+      method: 'POST',
+      path: '/api/request',
+      headers: { Host: host, 'Content-Type': 'application/json', Cookie: ticket },
+      body: JSON.stringify({ name: 'app:info', input: {} }),
+    });
+    expect(apiWithTicket.status).toBe(401);
+    expect(
+      (await raw(port, { path: '/api/events', headers: { Host: host, Cookie: ticket } })).status,
+    ).toBe(401);
+    const forged = await raw(port, {
+      path: '/',
+      headers: { Host: host, Cookie: `pairwise_page_${port}=${token}` },
+    });
+    expect(forged.status).toBe(401);
+  });
+
   it('rejects a foreign Host header (DNS rebinding) and a foreign Origin (CSRF)', async () => {
     harness = await makeServer();
     expect(
