@@ -114,7 +114,7 @@ function testTitle(k: CriterionSummary): string | undefined {
 export function CriteriaTable({ comparison, pair }: { comparison: Comparison; pair: number }) {
   if (comparison.criteria.length === 0) return null;
   return (
-    <section className="card">
+    <section className="card scroll-x">
       <h3>Per criterion</h3>
       <table className="grid compact criteria">
         <thead>
