@@ -1,3 +1,5 @@
+import type { JobProgress } from '../shared/jobs';
+
 /** Numbers as a researcher reads them: fixed decimals, a sign on differences, a dash for nothing. */
 export function fmt(value: number | null | undefined, digits = 3): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
@@ -52,4 +54,12 @@ export function downloadText(
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** By bytes as well as by files: one large file is most of a pass and would sit at "0 / 2". */
+export function byteShare(progress: JobProgress): string {
+  const { bytes, totalBytes } = progress;
+  if (bytes === null || bytes === undefined || !totalBytes) return '';
+  const share = Math.min(100, Math.floor((bytes / totalBytes) * 100));
+  return ` · ${share} % of ${count(Math.max(1, Math.round(totalBytes / 1e6)))} MB`;
 }

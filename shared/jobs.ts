@@ -11,6 +11,8 @@ export const jobProgressSchema = z.object({
   done: z.number(),
   total: z.number().nullable(),
   bytes: z.number().nullable().optional(),
+  /** Bytes the whole job will read, when known: progress inside one large file shows by bytes. */
+  totalBytes: z.number().nullable().optional(),
   detail: z.string().nullable().optional(),
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;

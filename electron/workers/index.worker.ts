@@ -20,5 +20,7 @@ function storeFor(dbPath: string): IndexStore {
 
 serveTasks(async (payload, ctx) => {
   const task = payload as IndexTask;
-  return indexUnit(task, storeFor(task.dbPath), ctx.signal);
+  return indexUnit(task, storeFor(task.dbPath), ctx.signal, (bytes) =>
+    ctx.progress({ phase: 'indexing', done: 0, total: null, detail: task.unit.path, bytes }),
+  );
 });

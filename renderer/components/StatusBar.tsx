@@ -1,4 +1,5 @@
 import { request } from '../api';
+import { byteShare } from '../format';
 import { useApp } from '../store';
 
 function percent(done: number, total: number | null): string {
@@ -24,7 +25,7 @@ export function StatusBar() {
             <span className="spinner" aria-hidden />
             {job.title}
             {job.progress
-              ? ` — ${job.progress.phase} ${percent(job.progress.done, job.progress.total)}`
+              ? ` — ${job.progress.phase} ${percent(job.progress.done, job.progress.total)}${byteShare(job.progress)}`
               : ''}
             {job.progress?.detail ? (
               <span className="muted job-detail"> {job.progress.detail}</span>

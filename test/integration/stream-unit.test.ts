@@ -98,6 +98,24 @@ describe('large MechLens files, read in batches', () => {
     expect(run.warnings).toMatch(/Unicode normalization/);
   });
 
+  it('report how far into the file its stored batches reach', async () => {
+    const s = scratch();
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky }), null, 1));
+    const db = s.db('progress');
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const reached: number[] = [];
+    const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
+    const result = await indexUnit(task, new IndexStore(db), new AbortController().signal, (b) =>
+      reached.push(b),
+    );
+    expect(result).toMatchObject({ status: 'imported', examples: 34 });
+    const size = fs.statSync(file).size;
+    expect(reached.length).toBeGreaterThan(5);
+    expect(reached.every((b, i) => i === 0 || b > reached[i - 1]!)).toBe(true);
+    expect(reached.at(-1)!).toBeLessThan(size);
+    expect(reached.at(-1)!).toBeGreaterThan(size / 2);
+  });
+
   it('give a clear problem for a truncated or malformed file and keep what it gave before', async () => {
     const s = scratch();
     const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);

@@ -91,6 +91,7 @@ async function storeStreamed(
   task: IndexTask,
   store: IndexStore,
   signal: AbortSignal,
+  onBytes: (bytesRead: number) => void,
 ): Promise<IndexUnitResult | null> {
   const start = performance.now();
   const streamed = await streamUnit(
@@ -100,6 +101,7 @@ async function storeStreamed(
     signal,
     () => whenWritable(() => store.begin(), signal),
     task.stream,
+    onBytes,
   );
   if (streamed?.status === 'imported') {
     return { ...streamed, writeSeconds: (performance.now() - start) / 1000 };
@@ -146,13 +148,17 @@ async function storeWhole(
  * so a failing file never rolls back another and a crash mid-file leaves its previous state.
  * Large MechLens files are read and written in batches (stream-unit.ts), the rest whole.
  */
+/** `onBytes` hears how far into a large file its batches have been stored. */
 export async function indexUnit(
   task: IndexTask,
   store: IndexStore,
   signal: AbortSignal,
+  onBytes: (bytesRead: number) => void = () => undefined,
 ): Promise<IndexUnitResult> {
   try {
-    return (await storeStreamed(task, store, signal)) ?? (await storeWhole(task, store, signal));
+    return (
+      (await storeStreamed(task, store, signal, onBytes)) ?? (await storeWhole(task, store, signal))
+    );
   } catch (error) {
     return storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
   }

@@ -91,9 +91,15 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     problems: [],
     writeSeconds: 0,
   };
-  const report = (phase: string, detail: string | null, total: number | null) =>
-    options.progress?.({ phase, done: stats.sources.scanned, total, detail, bytes: bytesDone });
+  // Bytes of finished units, plus how far the workers are into the large files they stream.
   let bytesDone = 0;
+  let totalBytes: number | null = null;
+  const inFile = new Map<string, number>();
+  const report = (phase: string, detail: string | null, total: number | null) => {
+    let bytes = bytesDone;
+    for (const read of inFile.values()) bytes += read;
+    options.progress?.({ phase, done: stats.sources.scanned, total, detail, bytes, totalBytes });
+  };
 
   report('scanning', roots[0] ?? null, null);
   const scan = await scanPaths(roots, { signal });
@@ -133,10 +139,12 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     }
   }
   const total = units.length;
+  totalBytes = work.reduce((sum, unit) => sum + (statOrNull(unit)?.size ?? 0), 0);
   report('indexing', null, total);
 
   const handle = (unit: SourceUnit, result: IndexUnitResult) => {
     stats.sources.scanned++;
+    inFile.delete(unit.path);
     bytesDone += result.stat?.size ?? 0;
     stats.writeSeconds += result.writeSeconds;
     if (result.status === 'imported') {
@@ -161,7 +169,13 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
       const task: IndexTask = { unit, folder, dbPath };
       let result: IndexUnitResult;
       try {
-        result = await pool.run<IndexUnitResult>(task, { signal });
+        result = await pool.run<IndexUnitResult>(task, {
+          signal,
+          onProgress: (progress) => {
+            inFile.set(unit.path, progress.bytes ?? 0);
+            report('indexing', unit.path, total);
+          },
+        });
       } catch (error) {
         if (signal.aborted) return;
         // A worker that died on one file (out of memory, a native crash) fails that file only.

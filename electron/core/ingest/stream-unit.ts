@@ -121,6 +121,7 @@ async function writeBatches(
   record: SourceRecord,
   { run, array }: Plan,
   signal: AbortSignal,
+  onBytes: (bytesRead: number) => void,
 ): Promise<number> {
   const sourceId = store.replaceSource(record);
   const rowid = store.insertRunRow(sourceId, record, run, array.elements);
@@ -136,6 +137,7 @@ async function writeBatches(
     normalization.add(examples);
     store.insertExamples(rowid, examples, prepareExampleList(examples));
     written += examples.length;
+    onBytes(batch.end);
     await yieldToEvents();
     if (signal.aborted) throw new CancelledError();
   }
@@ -160,6 +162,7 @@ export async function streamUnit(
   signal: AbortSignal,
   begin: () => Promise<void>,
   options: StreamOptions = {},
+  onBytes: (bytesRead: number) => void = () => undefined,
 ): Promise<StreamedUnit | null> {
   if (unit.kind !== 'file' || path.extname(unit.path).toLowerCase() !== '.json') return null;
   const stat = statUnit(unit);
@@ -188,7 +191,7 @@ export async function streamUnit(
     sha256 = await sha256Files(unit.files, signal);
     await begin();
     try {
-      const examples = await writeBatches(fd, store, record(), planned, signal);
+      const examples = await writeBatches(fd, store, record(), planned, signal, onBytes);
       const after = statUnit(unit);
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
         throw new ImportProblem(
