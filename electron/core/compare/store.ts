@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CHECKER_VERSION } from '../../../shared/compare/report';
 import type { Report } from '../../../shared/compare/types';
+import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
 import { pairCounts } from './counts';
@@ -119,26 +120,14 @@ export async function pruneReports(
 
 const BATCH = 100_000;
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
 /**
  * Takes the write lock, waiting at checkpoints while another writer (an index pass writing a
  * big file) holds it: the wait stays cancellable, and no busy timeout can fail the comparison.
  * The connection's own busy timeout bounds each attempt.
  */
 async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
-  for (;;) {
-    await checkpoint();
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      return;
-    } catch (error) {
-      if (!isBusy(error)) throw error;
-    }
-  }
+  await checkpoint();
+  await untilWritable(() => db.exec('BEGIN IMMEDIATE'), checkpoint);
 }
 
 async function writePair(

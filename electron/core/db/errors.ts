@@ -1,3 +1,5 @@
+import { isBusy } from './busy';
+
 /**
  * SQLite and file-system failures in words a person can act on. The raw codes stay in the
  * message's tail for bug reports.
@@ -21,7 +23,7 @@ export function describeDbError(error: unknown, file: string): string | null {
   if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
     return `${file} is not a readable Pairwise database (it may be damaged or another kind of file). Move it aside; Pairwise will start a new one. (${code})`;
   }
-  if (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY')) {
+  if (isBusy(error)) {
     // Since indexing and comparisons write from their own workers, the writer holding the lock is
     // usually this same Pairwise (a large file being indexed, a million-row comparison being saved).
     return `${file} stayed busy with another write for more than 10 seconds (a large file being indexed, a comparison being saved, or another Pairwise process). Nothing was changed; try again in a moment. (${code})`;

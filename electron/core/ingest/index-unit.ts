@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { untilWritable } from '../db/busy';
 import { describeDbError } from '../db/errors';
 import { CancelledError } from '../jobs/protocol';
 import { statUnit, type UnitStat } from './identity';
@@ -44,26 +45,16 @@ export function sourceRecord(
   };
 }
 
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
-}
-
-/**
- * WAL lets one connection write at a time, and every index worker has its own: a worker that
- * finds the database locked past the busy timeout waits again, until the job is cancelled. It
- * yields between attempts, so the cancel message can reach it.
- */
-export async function whenWritable<T>(write: () => T, signal: AbortSignal): Promise<T> {
-  for (;;) {
+/** A write that waits out other writers until the job is cancelled (see db/busy.ts). */
+export function whenWritable<T>(write: () => T, signal: AbortSignal): Promise<T> {
+  const cancelled = () => {
     if (signal.aborted) throw new CancelledError();
-    try {
-      return write();
-    } catch (error) {
-      if (!isBusy(error)) throw error;
-    }
+  };
+  cancelled();
+  return untilWritable(write, async () => {
     await yieldToEvents();
-  }
+    cancelled();
+  });
 }
 
 /**
