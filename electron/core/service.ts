@@ -71,6 +71,7 @@ export class PairwiseService {
     this.db = openDatabase(options.dbPath);
     this.dataDir = options.dataDir ?? path.dirname(path.resolve(options.dbPath));
     this.jobs = new JobManager(this.db, {
+      started: () => this.events.emit('jobs:changed', {}),
       progress: (jobId, progress) => this.events.emit('job:progress', { jobId, progress }),
       finished: (job) => {
         this.events.emit('job:finished', { job });

@@ -30,6 +30,7 @@ function setup(): {
   const progress: { jobId: string; progress: JobProgress }[] = [];
   const finished: Job[] = [];
   const jobs = new JobManager(db, {
+    started: () => undefined,
     progress: (jobId, p) => progress.push({ jobId, progress: p }),
     finished: (job) => finished.push(job),
   });
@@ -95,7 +96,11 @@ describe('worker pool and jobs', () => {
     db.prepare(
       `INSERT INTO jobs (id, kind, title, state, created_at) VALUES ('j1', 'index', 't', 'running', '2026-01-01')`,
     ).run();
-    const again = new JobManager(db, { progress: () => undefined, finished: () => undefined });
+    const again = new JobManager(db, {
+      started: () => undefined,
+      progress: () => undefined,
+      finished: () => undefined,
+    });
     expect(again.get('j1')?.state).toBe('interrupted');
   });
 });

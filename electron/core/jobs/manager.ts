@@ -12,6 +12,8 @@ export interface JobContext {
 }
 
 export interface JobEvents {
+  /** A client that lists jobs must hear of a new one, or its progress has nothing to update. */
+  started(job: Job): void;
   progress(jobId: string, progress: JobProgress): void;
   finished(job: Job): void;
 }
@@ -88,6 +90,7 @@ export class JobManager {
     });
     const entry: Live = { job, controller, throttle, done: Promise.resolve() };
     this.live.set(id, entry);
+    this.events.started({ ...job });
     entry.done = (async () => {
       try {
         await work({ jobId: id, signal: controller.signal, progress: (p) => throttle.push(p) });

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../electron/core/dispatch';
+import { examples, writeMechlensRun } from '../../fixtures/formats';
 import { makeService, type Harness } from '../../fixtures/service';
 import { tempDir } from '../../fixtures/tmp';
 
@@ -45,6 +46,30 @@ describe('dispatch (the desktop bridge and the HTTP host both use it)', () => {
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
+      folder.cleanup();
+    }
+  });
+
+  it('announces a job when it starts, so a client can show its progress before it ends', async () => {
+    harness = makeService();
+    const { service } = harness;
+    const folder = tempDir();
+    try {
+      writeMechlensRun(folder.dir, { id: 'r1', examples: examples(3) });
+      const events: string[] = [];
+      let listedWhileRunning: string[] = [];
+      const off = service.events.onAny((name) => {
+        events.push(name);
+        if (name === 'jobs:changed' && !events.includes('job:finished'))
+          listedWhileRunning = service.jobs.list().map((j) => j.state);
+      });
+      const result = await dispatch(service, 'library:addFolder', { path: folder.dir });
+      if (!result.ok) throw new Error(result.error.message);
+      await service.jobs.wait((result.value as { jobId: string }).jobId);
+      off();
+      expect(events.indexOf('jobs:changed')).toBeLessThan(events.indexOf('job:finished'));
+      expect(listedWhileRunning).toContain('running');
+    } finally {
       folder.cleanup();
     }
   });
