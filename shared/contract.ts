@@ -54,6 +54,7 @@ export const runRowSchema = z.object({
   superseded: z.boolean(),
   missing: z.boolean(),
   path: z.string().nullable(),
+  started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
   warnings: z.array(z.string()),
 });
@@ -70,6 +71,9 @@ export const indexStatsSchema = z.object({
   problems: z.array(z.object({ path: z.string(), message: z.string() })),
 });
 
+export const referenceBasisSchema = z.enum(['chosen', 'declared', 'name', 'earliest']);
+export type ReferenceBasis = z.infer<typeof referenceBasisSchema>;
+
 export const experimentRowSchema = z.object({
   id: z.string(),
   project: z.string(),
@@ -78,6 +82,8 @@ export const experimentRowSchema = z.object({
   claim: z.string().nullable(),
   declared: z.boolean(),
   reference: z.string().nullable(),
+  /** How the reference was chosen: by hand, declared in the files, or guessed. */
+  referenceBasis: referenceBasisSchema.nullable(),
   conditions: z.number(),
   runs: z.number(),
   examples: z.number(),
@@ -113,13 +119,25 @@ const endpointSchema = z
     }
   }, 'must be an http(s) address without a user name or password');
 
-export const compareSettingsSchema = z
+export const experimentCompareSchema = z
   .object({
     experimentId: id,
     reference: id.optional(),
     resamples: resamples.optional(),
   })
   .strict();
+
+/** Every condition of an experiment against its reference, or any two runs. */
+export const compareSettingsSchema = z.union([
+  experimentCompareSchema,
+  z
+    .object({
+      baseline: id,
+      candidate: id,
+      resamples: resamples.optional(),
+    })
+    .strict(),
+]);
 
 export const changeClassSchema = z.enum([
   'improved',
@@ -292,7 +310,7 @@ export const requests = {
     input: z.object({ experimentId: id.optional() }).strict(),
     output: z.array(findingRowSchema),
   },
-  'findings:create': { input: compareSettingsSchema, output: findingViewSchema },
+  'findings:create': { input: experimentCompareSchema, output: findingViewSchema },
   'findings:get': {
     input: z.object({ findingId: id, revision: revisionNumber.optional() }).strict(),
     output: findingViewSchema,

@@ -64,6 +64,8 @@ export async function main(argv: string[]): Promise<number> {
             db: { type: 'string' },
             experiment: { type: 'string' },
             reference: { type: 'string' },
+            baseline: { type: 'string' },
+            candidate: { type: 'string' },
             format: { type: 'string' },
             out: { type: 'string' },
             resamples: { type: 'string' },

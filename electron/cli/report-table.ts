@@ -21,12 +21,23 @@ function table(rows: string[][]): string[] {
   );
 }
 
+const BASIS_NOTES: Record<string, string> = {
+  name: 'reference guessed from its name — change with --reference',
+  earliest: 'reference guessed: earliest run — change with --reference',
+};
+
 /** The terminal summary: what a researcher scans first, nothing that needs a wide screen twice. */
 export function reportTable(report: Report): string {
   const lines: string[] = [];
-  lines.push(
-    `Experiment ${report.experiment.id} (${report.experiment.project}) — reference: ${report.experiment.reference}`,
-  );
+  const basis = BASIS_NOTES[report.experiment.reference_basis ?? ''];
+  const { id, name, project, reference } = report.experiment;
+  const title = id.startsWith('pair:') ? `Two runs: ${name}` : `Experiment ${id} (${project})`;
+  lines.push(`${title} — reference: ${reference}${basis ? ` (${basis})` : ''}`);
+  if (report.comparisons.length === 0) {
+    lines.push(
+      '  Nothing to compare: the experiment has one condition. To compare two of its runs, use pairwise compare --baseline RUN --candidate RUN (run ids from pairwise runs).',
+    );
+  }
   for (const c of report.comparisons) {
     lines.push('');
     lines.push(

@@ -10,8 +10,14 @@ Usage:
   pairwise compare [--db FILE] [--experiment ID] [--reference CONDITION]
                    [--format json|table|csv|summary-csv] [--out FILE] [--resamples N]
   pairwise compare PATH... [same options but --db]
-      Compare every condition of an experiment with its reference (and declared compare_to
-      pairs). With PATHs, index them into a temporary database first.
+      Compare every condition of each experiment with its reference (and declared compare_to
+      pairs), one section per experiment. With PATHs, index them into a temporary database
+      first. A reference nothing declares is guessed, and the report says so.
+  pairwise compare A B [--format …]          (A, B: files or folders)
+  pairwise compare --db FILE RUN_A RUN_B
+  pairwise compare --db FILE --baseline RUN --candidate RUN
+      Compare any two runs: A is the baseline, B the candidate, whatever their grouping;
+      two paths are matched task by task.
   pairwise sync [--db FILE] [--dry-run]
       Send the current runs and saved finding revisions to MechLens (key from
       $MECHLENS_API_KEY, address from $MECHLENS_API_URL or the saved setting).

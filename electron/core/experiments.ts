@@ -1,4 +1,4 @@
-import type { RequestOutput } from '../../shared/contract';
+import type { ReferenceBasis, RequestOutput } from '../../shared/contract';
 import type { Db } from './db/open';
 import { NotFoundError } from './errors';
 import { listRuns, pickDefaultReference } from './library';
@@ -32,13 +32,19 @@ function overrides(db: Db, experimentId: string): Map<string, ConditionOverride>
   return new Map(rows.map((r) => [r.condition_name, r]));
 }
 
+export interface ReferencePick {
+  name: string;
+  basis: ReferenceBasis;
+}
+
 /**
  * The conditions of an experiment with their effective role, their runs, and the run that
  * stands for each in a pairwise comparison: the hand-picked one, else the latest current run.
- * Exactly one condition is the reference: a hand-picked one wins, else the declared one, else
- * COMPARISON.md §1's name rule, else the condition that finished first.
  */
-export function listConditions(db: Db, experimentId: string): ConditionRow[] {
+export function conditionsOf(
+  db: Db,
+  experimentId: string,
+): { conditions: ConditionRow[]; reference: ReferencePick | null } {
   const runs = listRuns(db, experimentId);
   const byCondition = new Map<string, RunRow[]>();
   for (const run of runs) {
@@ -82,37 +88,63 @@ export function listConditions(db: Db, experimentId: string): ConditionRow[] {
     };
   });
 
-  const handPicked = rows.find((r) => chosen.get(r.name)?.role === 'reference');
-  const declared = rows.filter((r) => r.role === 'reference');
-  const reference =
-    handPicked?.name ??
-    declared[0]?.name ??
-    pickDefaultReference(rows.map((r) => r.name)) ??
-    earliestCondition(rows);
+  const reference = pickReference(rows, chosen);
   for (const row of rows) {
-    if (row.name === reference) row.role = 'reference';
+    if (row.name === reference?.name) row.role = 'reference';
     else if (row.role === 'reference') row.role = 'unknown';
   }
   const order = { reference: 0, intervention: 1, control: 2, unknown: 3 } as const;
-  return rows.sort(
+  const sorted = rows.sort(
     (a, b) =>
       order[a.role] - order[b.role] ||
       (a.series ?? '').localeCompare(b.series ?? '') ||
       (a.level ?? 0) - (b.level ?? 0) ||
       a.name.localeCompare(b.name),
   );
+  return { conditions: sorted, reference };
+}
+
+export function listConditions(db: Db, experimentId: string): ConditionRow[] {
+  return conditionsOf(db, experimentId).conditions;
+}
+
+function examplesOf(row: ConditionRow): number {
+  return row.runs.find((r) => r.run_id === row.representativeRunId)?.examples ?? 0;
 }
 
 /**
- * With no declaration and no telling name, the condition whose run finished first stands in as
+ * Exactly one condition is the reference: the one picked by hand, else the declared one. Where
+ * nothing declares it, Pairwise guesses, and says so: a condition whose name starts with (or
+ * contains) baseline or control, else the earliest run. A condition with no examples is not
+ * guessed while another has some.
+ */
+function pickReference(
+  rows: ConditionRow[],
+  chosen: Map<string, ConditionOverride>,
+): ReferencePick | null {
+  const handPicked = rows.find((r) => chosen.get(r.name)?.role === 'reference');
+  if (handPicked) return { name: handPicked.name, basis: 'chosen' };
+  const declared = rows.find((r) => r.role === 'reference');
+  if (declared) return { name: declared.name, basis: 'declared' };
+  const withExamples = rows.filter((r) => examplesOf(r) > 0);
+  const candidates = withExamples.length > 0 ? withExamples : rows;
+  const byName = pickDefaultReference(candidates.map((r) => r.name));
+  if (byName) return { name: byName, basis: 'name' };
+  const earliest = earliestCondition(candidates);
+  return earliest ? { name: earliest, basis: 'earliest' } : null;
+}
+
+/**
+ * With no declaration and no telling name, the condition whose run started first stands in as
  * the reference (a baseline is usually run before what is compared with it); the user can pick
  * another in the Conditions view or with --reference.
  */
 function earliestCondition(rows: ConditionRow[]): string | null {
-  const dated = rows.map((row) => ({
-    name: row.name,
-    at: row.runs.find((r) => r.run_id === row.representativeRunId)?.finished_at ?? '',
-  }));
+  const dated = rows.map((row) => {
+    const run = row.runs.find((r) => r.run_id === row.representativeRunId);
+    // A run with no recorded time sorts last: it cannot claim to be first.
+    return { name: row.name, at: run?.started_at ?? run?.finished_at ?? '\uffff' };
+  });
   dated.sort((a, b) => a.at.localeCompare(b.at) || a.name.localeCompare(b.name));
   return dated[0]?.name ?? null;
 }
@@ -125,7 +157,7 @@ export function listExperiments(db: Db): RequestOutput<'experiments:list'> {
     )
     .all() as ExperimentRow[];
   return rows.map((e) => {
-    const conditions = listConditions(db, e.id);
+    const { conditions, reference } = conditionsOf(db, e.id);
     return {
       id: e.id,
       project: e.project,
@@ -133,7 +165,8 @@ export function listExperiments(db: Db): RequestOutput<'experiments:list'> {
       question: e.question,
       claim: e.claim,
       declared: e.declared === 1,
-      reference: conditions.find((c) => c.role === 'reference')?.name ?? null,
+      reference: reference?.name ?? null,
+      referenceBasis: reference?.basis ?? null,
       conditions: conditions.length,
       runs: conditions.reduce((n, c) => n + c.runs.length, 0),
       examples: conditions.reduce(

@@ -1,4 +1,6 @@
 import type { RequestOutput } from '../../shared/contract';
+import { compareStrings } from '../../shared/compare/canonical';
+import { conditionNames } from './conditions/auto-names';
 import type { Db } from './db/open';
 
 type RunRow = RequestOutput<'runs:list'>[number];
@@ -9,39 +11,100 @@ interface RawRun {
   project: string;
   experiment_id: string;
   declared: number;
+  imported_condition: string;
+  override_condition: string | null;
   condition: string;
   role: string | null;
   series: string | null;
   level: number | null;
   example_count: number;
   state: string;
-  superseded: number;
   missing: number;
   path: string | null;
+  started_at: string | null;
   finished_at: string | null;
+  sort_time: string | null;
   warnings: string;
+  settings: string;
+  code_commit: string | null;
+  task_id: string | null;
+  superseded: boolean;
+}
+
+/** Every run with its imported condition, the hand-made overrides and what naming needs. */
+const runsQuery = `
+  SELECT r.id, r.format, e.project_id AS project, r.experiment_id, e.declared,
+    r.condition_name AS imported_condition, o.condition_name AS override_condition,
+    COALESCE(o.role, r.role) AS role, r.series, r.level, r.example_count, r.state, r.missing,
+    r.path, r.started_at, r.finished_at, r.sort_time, r.warnings, r.settings, r.code_commit,
+    json_extract(r.provenance, '$.task_id') AS task_id
+  FROM runs r
+  JOIN experiments e ON e.id = r.experiment_id
+  LEFT JOIN run_overrides o ON o.run_id = r.id`;
+
+/**
+ * Effective conditions: a hand-made condition wins, else the name the settings give
+ * (conditions/auto-names.ts), computed per experiment since it depends on the other runs.
+ */
+function withConditions(rows: RawRun[]): RawRun[] {
+  for (const list of byExperiment(rows).values()) {
+    const names = conditionNames(
+      list.map((r) => ({
+        id: r.id,
+        format: r.format,
+        condition: r.imported_condition,
+        settings: r.settings,
+        codeCommit: r.code_commit,
+        sortTime: r.sort_time,
+      })),
+    );
+    for (const row of list) row.condition = row.override_condition ?? names.get(row.id)!;
+  }
+  return rows;
 }
 
 /**
- * Every run with its effective condition and role (hand-made overrides win) and whether a
- * later run of the same condition supersedes it. REPS replicates are never superseded: several
- * runs of one condition hash are repeats, not reruns (COMPARISON.md §1).
+ * A run is superseded only where its format says a later file is a rerun of the same run:
+ * MechLens records of one condition name (the latest wins), and Inspect logs of one task_id
+ * (eval-retry keeps it). Every other pair of runs is two conditions or two replicates.
  */
-const runsQuery = `
-  WITH effective AS (
-    SELECT r.*, e.project_id AS project, e.declared AS declared,
-      COALESCE(o.condition_name, r.condition_name) AS condition,
-      COALESCE(o.role, r.role) AS eff_role
-    FROM runs r
-    JOIN experiments e ON e.id = r.experiment_id
-    LEFT JOIN run_overrides o ON o.run_id = r.id
-  )
-  SELECT id, format, project, experiment_id, declared, condition, eff_role AS role, series, level,
-    example_count, state, missing, path, finished_at, warnings,
-    CASE WHEN format <> 'reps' AND ROW_NUMBER() OVER (
-      PARTITION BY experiment_id, condition ORDER BY missing ASC, sort_time DESC, id DESC) > 1
-    THEN 1 ELSE 0 END AS superseded
-  FROM effective`;
+function rerunKey(row: RawRun): string | null {
+  if (row.format === 'mechlens') return `${row.experiment_id}\u0000${row.condition}`;
+  if (row.format === 'inspect' && row.task_id)
+    return `${row.experiment_id}\u0000${row.condition}\u0000${row.task_id}`;
+  return null;
+}
+
+function withSuperseded(rows: RawRun[]): RawRun[] {
+  const latest = new Map<string, RawRun>();
+  const newer = (a: RawRun, b: RawRun): boolean =>
+    a.missing !== b.missing
+      ? a.missing < b.missing
+      : (a.sort_time ?? '') !== (b.sort_time ?? '')
+        ? (a.sort_time ?? '') > (b.sort_time ?? '')
+        : a.id > b.id;
+  for (const row of rows) {
+    const key = rerunKey(row);
+    if (key === null) continue;
+    const best = latest.get(key);
+    if (!best || newer(row, best)) latest.set(key, row);
+  }
+  for (const row of rows) {
+    const key = rerunKey(row);
+    row.superseded = key !== null && latest.get(key) !== row;
+  }
+  return rows;
+}
+
+function byExperiment(rows: RawRun[]): Map<string, RawRun[]> {
+  const groups = new Map<string, RawRun[]>();
+  for (const row of rows) {
+    const list = groups.get(row.experiment_id) ?? [];
+    list.push(row);
+    groups.set(row.experiment_id, list);
+  }
+  return groups;
+}
 
 /** COMPARISON.md §1 for plain runs: starts with baseline, else control, else contains either. */
 export function pickDefaultReference(conditions: string[]): string | null {
@@ -62,13 +125,7 @@ export function pickDefaultReference(conditions: string[]): string | null {
 }
 
 function withDefaultRoles(rows: RawRun[]): RawRun[] {
-  const byExperiment = new Map<string, RawRun[]>();
-  for (const row of rows) {
-    const list = byExperiment.get(row.experiment_id) ?? [];
-    list.push(row);
-    byExperiment.set(row.experiment_id, list);
-  }
-  for (const list of byExperiment.values()) {
+  for (const list of byExperiment(rows).values()) {
     if (list.some((r) => r.role === 'reference')) continue;
     const reference = pickDefaultReference([...new Set(list.map((r) => r.condition))]);
     for (const row of list) {
@@ -80,12 +137,19 @@ function withDefaultRoles(rows: RawRun[]): RawRun[] {
 }
 
 export function listRuns(db: Db, experimentId?: string): RunRow[] {
-  const sql = `SELECT * FROM (${runsQuery}) ${experimentId ? 'WHERE experiment_id = ?' : ''}
-    ORDER BY project, experiment_id, condition, finished_at, id`;
+  const sql = `${runsQuery} ${experimentId ? 'WHERE r.experiment_id = ?' : ''}`;
   const raw = (
     experimentId ? db.prepare(sql).all(experimentId) : db.prepare(sql).all()
   ) as RawRun[];
-  return withDefaultRoles(raw).map((r) => ({
+  const rows = withDefaultRoles(withSuperseded(withConditions(raw))).sort(
+    (a, b) =>
+      compareStrings(a.project, b.project) ||
+      compareStrings(a.experiment_id, b.experiment_id) ||
+      compareStrings(a.condition, b.condition) ||
+      compareStrings(a.finished_at ?? '', b.finished_at ?? '') ||
+      compareStrings(a.id, b.id),
+  );
+  return rows.map((r) => ({
     run_id: r.id,
     format: r.format,
     project: r.project,
@@ -96,9 +160,10 @@ export function listRuns(db: Db, experimentId?: string): RunRow[] {
     level: r.level,
     examples: r.example_count,
     state: r.missing ? 'missing' : r.state,
-    superseded: r.superseded === 1,
+    superseded: r.superseded,
     missing: r.missing === 1,
     path: r.path,
+    started_at: r.started_at,
     finished_at: r.finished_at,
     warnings: JSON.parse(r.warnings) as string[],
   }));

@@ -271,6 +271,12 @@ export interface ReportExperiment {
   id: string;
   project: string;
   reference: string;
+  /**
+   * How the reference was chosen: by hand (or as the baseline of two chosen runs), declared
+   * in the files, or guessed from a name or as the earliest run. Set by the app's comparison
+   * job; the pure report builder leaves it out.
+   */
+  reference_basis?: 'chosen' | 'declared' | 'name' | 'earliest';
   name: string;
   question: string | null;
   claim: string | null;

@@ -6,7 +6,8 @@ import {
   outputChanged,
   pairExamples,
 } from '../../../shared/compare';
-import type { CriterionClass, Report } from '../../../shared/compare/types';
+import type { ReferenceBasis } from '../../../shared/contract';
+import type { CompareExperiment, CriterionClass, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
 import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
@@ -14,7 +15,10 @@ import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './l
 export interface CompareTask {
   dbPath: string;
   experimentId: string;
+  /** Given for a comparison of two chosen runs, which belongs to no stored experiment. */
+  experiment?: CompareExperiment;
   reference: string;
+  referenceBasis: ReferenceBasis;
   resamples: number;
   /** The run that stands for each condition, with its effective role. */
   conditions: { name: string; runId: string; role: Role | null }[];
@@ -105,7 +109,7 @@ export function computeComparison(
   task: CompareTask,
   checkCancelled: () => void,
 ): CompareResult {
-  const experiment = loadExperiment(db, task.experimentId);
+  const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
   const loaded = new Map<string, LoadedRun>();
   for (const condition of task.conditions) {
     checkCancelled();
@@ -128,6 +132,7 @@ export function computeComparison(
           : undefined,
     },
   );
+  report.experiment.reference_basis = task.referenceBasis;
   const pairs = report.comparisons.map((comparison, index) => {
     checkCancelled();
     return pairRows(

@@ -1,29 +1,39 @@
+import type { ReferenceBasis } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
-import { listConditions } from '../experiments';
+import { conditionsOf } from '../experiments';
+import { listRuns } from '../library';
 import type { CompareTask } from './compute';
+
+export type ComparePlan = Omit<CompareTask, 'dbPath'>;
 
 /**
  * What to compare for an experiment: each condition's representative run, the reference
- * (asked for, else the effective one), and the reference's other current runs as replicates.
+ * (asked for, else the effective one, with how it was chosen), and the reference's other
+ * current runs as replicates.
  */
 export function planComparison(
   db: Db,
   experimentId: string,
   options: { reference?: string; resamples?: number },
-): Omit<CompareTask, 'dbPath'> {
-  const conditions = listConditions(db, experimentId);
+): ComparePlan {
+  const { conditions, reference: effective } = conditionsOf(db, experimentId);
   if (conditions.length === 0)
     throw new NotFoundError(`There is no experiment "${experimentId}" with runs.`);
-  const reference = options.reference ?? conditions.find((c) => c.role === 'reference')?.name;
+  const reference = options.reference ?? effective?.name;
   if (!reference)
     throw new NotFoundError(`Experiment "${experimentId}" has no reference condition: pick one.`);
   const ref = conditions.find((c) => c.name === reference);
   if (!ref)
     throw new NotFoundError(`Experiment "${experimentId}" has no condition "${reference}".`);
+  const basis: ReferenceBasis =
+    options.reference !== undefined && options.reference !== effective?.name
+      ? 'chosen'
+      : (effective?.basis ?? 'chosen');
   return {
     experimentId,
     reference,
+    referenceBasis: basis,
     resamples: options.resamples ?? 10_000,
     conditions: conditions.map((c) => ({
       name: c.name,
@@ -33,5 +43,59 @@ export function planComparison(
     referenceReplicates: ref.runs
       .filter((r) => r.run_id !== ref.representativeRunId && !r.superseded && !r.missing)
       .map((r) => r.run_id),
+  };
+}
+
+/** The id under which a comparison of two chosen runs is cached and shown. */
+export function pairExperimentId(baseline: string, candidate: string): string {
+  return `pair:${baseline}..${candidate}`;
+}
+
+/**
+ * Any two runs, whatever their experiments: the baseline is the reference, the candidate the
+ * one compared with it. Each keeps its condition name; where the names are equal (two runs of
+ * one condition) they are told apart as baseline and candidate.
+ */
+export function planPair(
+  db: Db,
+  baselineId: string,
+  candidateId: string,
+  options: { resamples?: number },
+): ComparePlan {
+  if (baselineId === candidateId)
+    throw new NotFoundError('Pick two different runs: the baseline and the candidate are one run.');
+  const runs = listRuns(db);
+  const find = (id: string) => {
+    const run = runs.find((r) => r.run_id === id);
+    if (!run) throw new NotFoundError(`There is no run "${id}".`);
+    return run;
+  };
+  const baseline = find(baselineId);
+  const candidate = find(candidateId);
+  const same = baseline.condition === candidate.condition;
+  const baselineName = same ? `${baseline.condition} (baseline)` : baseline.condition;
+  const candidateName = same ? `${candidate.condition} (candidate)` : candidate.condition;
+  const sameExperiment = baseline.experiment_id === candidate.experiment_id;
+  return {
+    experimentId: pairExperimentId(baselineId, candidateId),
+    experiment: {
+      id: pairExperimentId(baselineId, candidateId),
+      project: baseline.project === candidate.project ? baseline.project : 'runs',
+      name: sameExperiment
+        ? `${baseline.experiment_id}: ${baselineId} vs ${candidateId}`
+        : `${baseline.experiment_id} (${baselineId}) vs ${candidate.experiment_id} (${candidateId})`,
+      question: null,
+      claim: null,
+      deviations: [],
+      reproduces: null,
+    },
+    reference: baselineName,
+    referenceBasis: 'chosen',
+    resamples: options.resamples ?? 10_000,
+    conditions: [
+      { name: baselineName, runId: baselineId, role: 'reference' },
+      { name: candidateName, runId: candidateId, role: 'intervention' },
+    ],
+    referenceReplicates: [],
   };
 }

@@ -1,19 +1,16 @@
 import os from 'node:os';
-import type { RequestOutput } from '../../../shared/contract';
+import type { RequestInput, RequestOutput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import type { EventHub } from '../events';
 import type { JobManager } from '../jobs/manager';
 import { WorkerPool } from '../jobs/pool';
 import { workerEntry } from '../jobs/worker-path';
 import type { CompareJob } from './compute';
-import { planComparison } from './plan';
+import { planComparison, planPair, type ComparePlan } from './plan';
 import { readReport, reportKey } from './store';
 
-export interface CompareSettings {
-  experimentId: string;
-  reference?: string;
-  resamples?: number;
-}
+/** An experiment (with an optional reference), or two chosen runs. */
+export type CompareSettings = RequestInput<'compare:start'>;
 
 /**
  * Runs comparisons in compare workers, each of which saves its report and pair rows on its own
@@ -34,18 +31,25 @@ export class ComparisonRunner {
 
   /** The cached report for these settings with the current runs, or null. */
   cached(settings: CompareSettings): RequestOutput<'compare:report'> {
-    const plan = planComparison(this.db, settings.experimentId, settings);
+    const plan = this.plan(settings);
     return readReport(this.db, reportKey(this.db, plan));
   }
 
+  plan(settings: CompareSettings): ComparePlan {
+    return 'baseline' in settings
+      ? planPair(this.db, settings.baseline, settings.candidate, settings)
+      : planComparison(this.db, settings.experimentId, settings);
+  }
+
   start(settings: CompareSettings): { jobId: string; key: string } {
-    const plan = planComparison(this.db, settings.experimentId, settings);
+    const plan = this.plan(settings);
+    const experimentId = plan.experimentId;
     const key = reportKey(this.db, plan);
-    const previous = this.running.get(settings.experimentId);
+    const previous = this.running.get(experimentId);
     if (previous) this.jobs.cancel(previous);
-    const jobId = this.jobs.start('compare', `Comparing ${settings.experimentId}`, async (ctx) => {
+    const jobId = this.jobs.start('compare', `Comparing ${experimentId}`, async (ctx) => {
       if (readReport(this.db, key)) {
-        this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+        this.events.emit('compare:ready', { experimentId, key });
         return;
       }
       const job: CompareJob = { ...plan, dbPath: this.dbPath, key };
@@ -53,7 +57,7 @@ export class ComparisonRunner {
       const announce = () => {
         if (announced) return;
         announced = true;
-        this.events.emit('compare:ready', { experimentId: settings.experimentId, key });
+        this.events.emit('compare:ready', { experimentId, key });
       };
       // 'saved' comes after the commit, before old reports are dropped.
       await this.workers().run<null>(job, {
@@ -66,10 +70,9 @@ export class ComparisonRunner {
       if (ctx.signal.aborted) return;
       announce();
     });
-    this.running.set(settings.experimentId, jobId);
+    this.running.set(experimentId, jobId);
     void this.jobs.wait(jobId).then(() => {
-      if (this.running.get(settings.experimentId) === jobId)
-        this.running.delete(settings.experimentId);
+      if (this.running.get(experimentId) === jobId) this.running.delete(experimentId);
     });
     return { jobId, key };
   }

@@ -24,6 +24,7 @@ export function reportKey(db: Db, task: Omit<CompareTask, 'dbPath'>): string {
     checker: CHECKER_VERSION,
     experiment: task.experimentId,
     reference: task.reference,
+    basis: task.referenceBasis,
     resamples: task.resamples,
     conditions: [...task.conditions].sort((a, b) => a.name.localeCompare(b.name)),
     replicates: [...task.referenceReplicates].sort(),

@@ -8,7 +8,8 @@ import type { JsonValue } from '../../../shared/model';
 import type { CompareTask } from '../compare/compute';
 import { loadExperiment, loadRun } from '../compare/load';
 import { planComparison } from '../compare/plan';
-import type { CompareSettings, ComparisonRunner } from '../compare/runner';
+import type { RequestInput } from '../../../shared/contract';
+import type { ComparisonRunner } from '../compare/runner';
 import { reportKey } from '../compare/store';
 import type { Db } from '../db/open';
 
@@ -30,7 +31,7 @@ export interface Evidence {
 export async function gatherEvidence(
   db: Db,
   compare: ComparisonRunner,
-  settings: CompareSettings,
+  settings: RequestInput<'findings:create'>,
 ): Promise<Evidence> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const answer = await compare.run(settings);

@@ -7,7 +7,8 @@ import type {
   Staleness,
 } from '../../../shared/findings';
 import { exampleDetail } from '../compare/pager';
-import type { CompareSettings, ComparisonRunner } from '../compare/runner';
+import type { RequestInput } from '../../../shared/contract';
+import type { ComparisonRunner } from '../compare/runner';
 import { readReport } from '../compare/store';
 import type { Db } from '../db/open';
 import { ConflictError, NotFoundError } from '../errors';
@@ -40,7 +41,7 @@ export class FindingsService {
     return listFindings(this.db, experimentId);
   }
 
-  async create(settings: CompareSettings): Promise<FindingView> {
+  async create(settings: RequestInput<'findings:create'>): Promise<FindingView> {
     const evidence = await gatherEvidence(this.db, this.compare, settings);
     const { title, body } = draftBody(this.db, evidence);
     return this.notify(createFinding(this.db, settings.experimentId, title, body));
