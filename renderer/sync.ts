@@ -26,12 +26,12 @@ let experimentRefresh = 0;
  * latest refresh may write: an older answer arriving late would put back a stale report.
  */
 export async function refreshExperiment(): Promise<void> {
-  const { experimentId } = useApp.getState();
+  const { experimentId, runPair } = useApp.getState();
   if (!experimentId) return;
   const mine = ++experimentRefresh;
   const [conditions, report] = await Promise.all([
-    request('conditions:list', { experimentId }),
-    request('compare:report', { experimentId }),
+    runPair ? Promise.resolve([]) : request('conditions:list', { experimentId }),
+    request('compare:report', runPair ?? { experimentId }),
   ]);
   if (mine !== experimentRefresh || useApp.getState().experimentId !== experimentId) return;
   useApp.getState().setConditions(conditions);
@@ -46,11 +46,11 @@ const requested = new Set<string>();
 
 /** Starts a comparison unless the cached one is current; the report arrives by event. */
 export async function ensureComparison(): Promise<void> {
-  const { experimentId, report } = useApp.getState();
+  const { experimentId, runPair, report } = useApp.getState();
   if (!experimentId || report || requested.has(experimentId)) return;
   requested.add(experimentId);
   try {
-    await request('compare:start', { experimentId });
+    await request('compare:start', runPair ?? { experimentId });
   } catch (error) {
     requested.delete(experimentId);
     throw error;

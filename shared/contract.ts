@@ -127,6 +127,11 @@ export const experimentCompareSchema = z
   })
   .strict();
 
+/** The id under which a comparison of two chosen runs is cached, announced and shown. */
+export function pairExperimentId(baseline: string, candidate: string): string {
+  return `pair:${baseline}..${candidate}`;
+}
+
 /** Every condition of an experiment against its reference, or any two runs. */
 export const compareSettingsSchema = z.union([
   experimentCompareSchema,

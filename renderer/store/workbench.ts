@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { Report } from '../../shared/compare/types';
-import type { RequestInput, RequestOutput } from '../../shared/contract';
+import { pairExperimentId, type RequestInput, type RequestOutput } from '../../shared/contract';
 import type { AppState } from './index';
 
 export type ExperimentRow = RequestOutput<'experiments:list'>[number];
@@ -13,10 +13,18 @@ export interface LoadedReport {
   report: Report;
 }
 
+/** Two runs picked in the library, compared whatever their experiments. */
+export interface RunPair {
+  baseline: string;
+  candidate: string;
+}
+
 /** The experiment being worked on and what the researcher is looking at inside it. */
 export interface WorkbenchSlice {
   experiments: ExperimentRow[];
+  /** An experiment's id, or the id of the comparison of `runPair`. */
   experimentId: string | null;
+  runPair: RunPair | null;
   conditions: ConditionRow[];
   report: LoadedReport | null;
   pair: number;
@@ -26,6 +34,7 @@ export interface WorkbenchSlice {
   filterEpoch: number;
   setExperiments(experiments: ExperimentRow[]): void;
   selectExperiment(id: string | null): void;
+  compareRuns(pair: RunPair): void;
   setConditions(conditions: ConditionRow[]): void;
   setReport(report: LoadedReport | null): void;
   selectPair(pair: number): void;
@@ -38,6 +47,7 @@ export interface WorkbenchSlice {
 export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice> = (set) => ({
   experiments: [],
   experimentId: null,
+  runPair: null,
   conditions: [],
   report: null,
   pair: 0,
@@ -49,8 +59,27 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
     set((s) =>
       s.experimentId === experimentId
         ? s
-        : { experimentId, conditions: [], report: null, pair: 0, filter: {}, findingId: null },
+        : {
+            experimentId,
+            runPair: null,
+            conditions: [],
+            report: null,
+            pair: 0,
+            filter: {},
+            findingId: null,
+          },
     ),
+  compareRuns: (runPair) =>
+    set({
+      experimentId: pairExperimentId(runPair.baseline, runPair.candidate),
+      runPair,
+      conditions: [],
+      report: null,
+      pair: 0,
+      filter: {},
+      findingId: null,
+      view: 'comparison',
+    }),
   setConditions: (conditions) => set({ conditions }),
   setReport: (report) => set({ report }),
   selectPair: (pair) => set({ pair }),

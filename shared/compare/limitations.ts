@@ -119,3 +119,18 @@ export function comparisonLimitations(experiment: CompareExperiment, c: Comparis
   }
   return out;
 }
+
+/**
+ * A reference nothing in the files declares was guessed: a finding built on the comparison
+ * should say which run it measured against and why.
+ */
+export function guessedReferenceLimitation(
+  basis: 'chosen' | 'declared' | 'name' | 'earliest',
+  reference: string,
+): string | null {
+  if (basis === 'name')
+    return `The reference (${reference}) was guessed from its name: nothing in the files declares it.`;
+  if (basis === 'earliest')
+    return `The reference (${reference}) was guessed as the earliest run: nothing in the files declares it.`;
+  return null;
+}

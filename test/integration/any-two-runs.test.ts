@@ -122,6 +122,9 @@ describe('runs are never hidden, and any two runs compare', () => {
     const report = JSON.parse(result.stdout) as Report;
     expect(report.experiment.reference).toBe(`${MODEL} revision=aaaaaaa`);
     expect(report.experiment.reference_basis).toBe('earliest');
+    expect(report.comparisons[0]!.limitations).toContain(
+      `The reference (${MODEL} revision=aaaaaaa) was guessed as the earliest run: nothing in the files declares it.`,
+    );
     const table = runCli(['compare', '--db', lib.db, '--resamples', '200']).stdout;
     expect(table).toMatch(/reference guessed: earliest run — change with --reference/);
     const chosen = runCli([

@@ -6,6 +6,7 @@ import {
   outputChanged,
   pairExamples,
 } from '../../../shared/compare';
+import { guessedReferenceLimitation } from '../../../shared/compare/limitations';
 import type { ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment, CriterionClass, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
@@ -133,6 +134,11 @@ export function computeComparison(
     },
   );
   report.experiment.reference_basis = task.referenceBasis;
+  const guessed = guessedReferenceLimitation(task.referenceBasis, task.reference);
+  for (const comparison of report.comparisons) {
+    if (guessed && comparison.reference.condition === task.reference)
+      comparison.limitations.push(guessed);
+  }
   const pairs = report.comparisons.map((comparison, index) => {
     checkCancelled();
     return pairRows(

@@ -1,4 +1,4 @@
-import type { ReferenceBasis } from '../../../shared/contract';
+import { pairExperimentId, type ReferenceBasis } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
 import { conditionsOf } from '../experiments';
@@ -44,11 +44,6 @@ export function planComparison(
       .filter((r) => r.run_id !== ref.representativeRunId && !r.superseded && !r.missing)
       .map((r) => r.run_id),
   };
-}
-
-/** The id under which a comparison of two chosen runs is cached and shown. */
-export function pairExperimentId(baseline: string, candidate: string): string {
-  return `pair:${baseline}..${candidate}`;
 }
 
 /**

@@ -11,6 +11,7 @@ import { ChecksTable } from './ChecksTable';
 import { Coverage, CriteriaTable } from './CoverageCriteria';
 import { ExperimentPicker } from './ExperimentPicker';
 import { metricsMarkdown, MetricsTable } from './MetricsTable';
+import { ReferenceNote } from './ReferenceNote';
 import { ReproductionTable } from './ReproductionTable';
 
 function metricNames(report: Report): string[] {
@@ -181,6 +182,13 @@ export function ComparisonView() {
         </p>
       ) : (
         <div className="dashboard">
+          <ReferenceNote report={report} />
+          {report.comparisons.length === 0 ? (
+            <p className="muted" role="status">
+              Nothing to compare: this experiment has one condition. To compare two of its runs, use
+              Compare two runs in the library.
+            </p>
+          ) : null}
           {report.comparisons.some((c) => c.evaluated_differs) && comparison?.evaluated_differs ? (
             <div className="banner" role="alert">
               The runs differ in what was evaluated:{' '}

@@ -105,6 +105,8 @@ function ConditionCard({
 
 export function ConditionsView() {
   const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
+  const basis = useApp((s) => s.experiments.find((e) => e.id === s.experimentId)?.referenceBasis);
   const conditions = useApp((s) => s.conditions);
   const toast = useApp((s) => s.toast);
   const [selected, setSelected] = useState<string[]>([]);
@@ -113,11 +115,18 @@ export function ConditionsView() {
   const [groupField, setGroupField] = useState('');
 
   useEffect(() => {
-    if (!experimentId) return;
+    if (!experimentId || runPair) return;
     void request('settings:fields', { experimentId }).then(setFields);
-  }, [experimentId, conditions.length]);
+  }, [experimentId, runPair, conditions.length]);
 
   if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
+  if (runPair)
+    return (
+      <p className="muted pad">
+        Two runs picked in the library: {runPair.baseline} is the baseline, {runPair.candidate} the
+        candidate. Open an experiment from the library to see its conditions.
+      </p>
+    );
 
   const drop = async (event: DragEvent, role: Role) => {
     event.preventDefault();
@@ -171,6 +180,13 @@ export function ConditionsView() {
           Group
         </button>
       </header>
+      {basis === 'name' || basis === 'earliest' ? (
+        <p className="reference-note guessed" role="note">
+          Nothing in the files declares the reference: Pairwise guessed{' '}
+          {basis === 'name' ? 'it from its name' : 'the earliest run'}. Drag the condition you
+          compare against onto Reference to choose it.
+        </p>
+      ) : null}
       <p className="hint">
         Drag a condition (or a single run) onto a role to change it; the radio button picks which
         run stands for a condition with several runs.

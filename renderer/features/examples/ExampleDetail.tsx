@@ -73,8 +73,9 @@ export const ExampleDetail = memo(function ExampleDetail({
   }, [key, reportKey, pair, exampleId, toast]);
   const detail = loaded?.key === key ? loaded.detail : null;
   const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
   const pin = async () => {
-    if (!experimentId) return;
+    if (!experimentId || runPair) return;
     try {
       const [latest] = await request('findings:list', { experimentId });
       const findingId =
@@ -101,9 +102,11 @@ export const ExampleDetail = memo(function ExampleDetail({
       <header className="detail-head">
         <h3 className="mono">{detail.example_id}</h3>
         <span className="spacer" />
-        <button className="secondary" onClick={() => void pin()}>
-          Pin to finding
-        </button>
+        {runPair ? null : (
+          <button className="secondary" onClick={() => void pin()}>
+            Pin to finding
+          </button>
+        )}
         <label className="inline">
           <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> raw
           record

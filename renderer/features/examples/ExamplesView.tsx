@@ -4,6 +4,7 @@ import { count, downloadText } from '../../format';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
+import { ReferenceNote } from '../comparison/ReferenceNote';
 import { pairColumns } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { Filters } from './Filters';
@@ -132,6 +133,7 @@ export function ExamplesView() {
           Export CSV (all pairs)
         </button>
       </header>
+      <ReferenceNote report={loaded.report} />
       <Filters key={filterEpoch} criteria={criteria} searchRef={searchRef} />
       <div className="explorer">
         <PairTable

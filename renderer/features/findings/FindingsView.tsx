@@ -7,6 +7,7 @@ import { FindingEditor } from './FindingEditor';
 
 export function FindingsView() {
   const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
   const findingId = useApp((s) => s.findingId);
   const openFinding = useApp((s) => s.openFinding);
   const toast = useApp((s) => s.toast);
@@ -27,6 +28,13 @@ export function FindingsView() {
   }, [experimentId, findingId]);
 
   if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
+  if (runPair)
+    return (
+      <p className="muted pad">
+        Findings belong to an experiment: two runs picked in the library have none. Open an
+        experiment from the library to write one.
+      </p>
+    );
   const rows = findings?.experimentId === experimentId ? findings.rows : [];
   const create = async () => {
     setCreating(true);

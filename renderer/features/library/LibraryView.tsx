@@ -4,6 +4,7 @@ import { count } from '../../format';
 import { useApp } from '../../store';
 import type { RunRow } from '../../store/library';
 import { AddFolder } from './AddFolder';
+import { CompareTwoRuns } from './CompareTwoRuns';
 import { DropZone } from './DropZone';
 
 function FirstRun() {
@@ -120,6 +121,7 @@ export function LibraryView() {
   const selectExperiment = useApp((s) => s.selectExperiment);
   const setView = useApp((s) => s.setView);
   const [search, setSearch] = useState('');
+  const [picking, setPicking] = useState(false);
   const tree = useMemo(() => group(runs.filter((r) => matches(r, search))), [runs, search]);
   if (!summary) return <p className="muted pad">Loading the library…</p>;
   if (summary.runs === 0) return <FirstRun />;
@@ -145,8 +147,12 @@ export function LibraryView() {
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
+          <button className="secondary" onClick={() => setPicking(!picking)}>
+            Compare two runs
+          </button>
           <AddFolder />
         </header>
+        {picking ? <CompareTwoRuns onClose={() => setPicking(false)} /> : null}
         <Folders />
         {[...tree.entries()].map(([project, groups]) => (
           <section key={project} className="project">
@@ -164,6 +170,14 @@ export function LibraryView() {
                       {experiment.conditions.size} conditions · {experiment.runs.length} runs ·{' '}
                       {[...new Set(experiment.runs.map((r) => r.format))].join(', ')}
                     </span>
+                    {meta?.referenceBasis === 'name' || meta?.referenceBasis === 'earliest' ? (
+                      <span
+                        className="tag guessed"
+                        title="Nothing in the files declares the reference: Pairwise guessed it. Change it in the Conditions view."
+                      >
+                        reference guessed
+                      </span>
+                    ) : null}
                     <span className="spacer" />
                     <button className="secondary" onClick={() => open(experiment.id)}>
                       Compare

@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { useApp } from '../../store';
+import type { RunRow } from '../../store/library';
+
+function label(run: RunRow): string {
+  return `${run.experiment_id} · ${run.condition} · ${run.run_id}`;
+}
+
+function RunSelect(props: {
+  label: string;
+  runs: RunRow[];
+  value: string;
+  onChange(value: string): void;
+}) {
+  return (
+    <label className="inline">
+      {props.label}
+      <select
+        aria-label={props.label}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        <option value="">Pick a run…</option>
+        {props.runs.map((run) => (
+          <option key={run.run_id} value={run.run_id} title={run.path ?? undefined}>
+            {label(run)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/**
+ * Any two runs of the library, whatever their experiments and conditions: the baseline is the
+ * reference side. For "I changed one thing: did behaviour change?" when the files say nothing
+ * of experiments or roles.
+ */
+export function CompareTwoRuns({ onClose }: { onClose(): void }) {
+  const runs = useApp((s) => s.runs);
+  const compareRuns = useApp((s) => s.compareRuns);
+  const [baseline, setBaseline] = useState('');
+  const [candidate, setCandidate] = useState('');
+  const ready = baseline !== '' && candidate !== '' && baseline !== candidate;
+  return (
+    <section className="compare-two card" aria-label="Compare two runs">
+      <RunSelect label="Baseline" runs={runs} value={baseline} onChange={setBaseline} />
+      <RunSelect label="Candidate" runs={runs} value={candidate} onChange={setCandidate} />
+      <button disabled={!ready} onClick={() => compareRuns({ baseline, candidate })}>
+        Compare
+      </button>
+      <button className="secondary" onClick={onClose}>
+        Cancel
+      </button>
+      {baseline !== '' && baseline === candidate ? (
+        <span className="muted small">Pick two different runs.</span>
+      ) : null}
+    </section>
+  );
+}
