@@ -66,6 +66,11 @@ export function reportTable(report: Report): string {
     lines.push(
       `  coverage: ${cov.paired} paired, ${cov.only_reference.length} only in reference, ${cov.only_candidate.length} only in candidate, ${cov.input_mismatch.length} input mismatches`,
     );
+    if (cov.errored_reference && cov.errored_candidate) {
+      lines.push(
+        `  errored: ${cov.errored_reference.length} on the reference, ${cov.errored_candidate.length} on the candidate — left out`,
+      );
+    }
     lines.push(
       `  examples: ${c.examples.output_changed.length} output changed, ${c.examples.behavior_changed.length} behaviour changed`,
     );

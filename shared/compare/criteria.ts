@@ -6,7 +6,7 @@
 
 import type { Direction, JsonValue } from '../model';
 import { compareStrings, jsonEqual } from './canonical';
-import type { Pairing } from './pairing';
+import { isErrored, type Pairing } from './pairing';
 import { mcnemarExact } from './stats/mcnemar';
 import { wilcoxonSignedRank } from './stats/wilcoxon';
 import type {
@@ -60,10 +60,6 @@ function declaredDirection(run: CompareRun, field: string): Direction | null {
     found = definition.direction;
   }
   return found;
-}
-
-function isErrored(example: CompareExample): boolean {
-  return example.error !== null && example.error !== '';
 }
 
 function fieldLastSegment(field: string): string {

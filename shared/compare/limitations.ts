@@ -74,8 +74,44 @@ function evaluatedDifference(check: Check, c: Comparison): string {
   );
 }
 
+/** The side(s) on which every paired example errored, as "the reference run (name)". */
+function allErrored(c: Comparison): string[] {
+  const { paired, errored_reference: onRef, errored_candidate: onCand } = c.coverage;
+  if (paired === 0) return [];
+  return [
+    onRef?.length === paired ? `the reference run (${c.reference.condition})` : null,
+    onCand?.length === paired ? `the candidate run (${c.candidate.condition})` : null,
+  ].filter((side) => side !== null);
+}
+
+/**
+ * Errored examples are left out of every criterion and paired statistic; when they are all
+ * there is, the report must not read as "no change".
+ */
+function erroredExamples(c: Comparison): string[] {
+  const onRef = c.coverage.errored_reference ?? [];
+  const onCand = c.coverage.errored_candidate ?? [];
+  if (onRef.length === 0 && onCand.length === 0) return [];
+  const sides = allErrored(c);
+  if (sides.length > 0) {
+    return [
+      `Every paired example errored on ${sides.join(' and ')}: nothing to compare; ` +
+        'the criteria and paired differences are empty, not "no change".',
+    ];
+  }
+  const ids = [...new Set([...onRef, ...onCand])].sort();
+  return [
+    `${examples(onRef.length)} errored on the reference run and ${onCand.length} on the ` +
+      `candidate run (${idList(ids)}); they are left out of every criterion and paired ` +
+      `statistic, so ${c.coverage.paired - ids.length} of the ${c.coverage.paired} paired ` +
+      'examples are compared.',
+  ];
+}
+
 function missingInterval(c: Comparison): string[] {
   const out: string[] = [];
+  // With nothing but errors to pair, erroredExamples says why the intervals are missing.
+  const onlyErrors = allErrored(c).length > 0;
   for (const m of c.metrics) {
     if (m.paired === null) {
       const shown =
@@ -86,7 +122,7 @@ function missingInterval(c: Comparison): string[] {
         `${m.name} has no confidence interval: the two runs do not name the same example field ` +
           `for it, so ${shown}.`,
       );
-    } else if (m.paired.ci95 === null) {
+    } else if (m.paired.ci95 === null && !onlyErrors) {
       out.push(
         `${m.name} has no confidence interval: no paired example has a numeric ` +
           `${m.example_field} on both sides.`,
@@ -117,6 +153,7 @@ export function comparisonLimitations(experiment: CompareExperiment, c: Comparis
         'left out of the paired statistics.',
     );
   }
+  out.push(...erroredExamples(c));
   return out;
 }
 

@@ -14,7 +14,7 @@ import { BOOTSTRAP_METHOD, DEFAULT_RESAMPLES, pairedBootstrap } from './bootstra
 import { compareStrings } from './canonical';
 import { loggedMetrics } from './checks';
 import { numericValue, passValue } from './criteria';
-import type { Pairing } from './pairing';
+import { isErrored, type Pairing } from './pairing';
 import { bootstrapSeed } from './rng';
 import { powerSummary, sampleSd } from './stats/power';
 import { wilcoxonSignedRank } from './stats/wilcoxon';
@@ -75,7 +75,8 @@ export interface PairedSample {
 }
 
 /**
- * Differences over matched ids where the field is present, not null and numeric on both sides.
+ * Differences over matched ids where the field is present, not null and numeric on both sides
+ * and neither example errored (an errored example's score says nothing about the model).
  * Ids with an input mismatch stay in and are listed.
  */
 export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): PairedSample {
@@ -83,8 +84,11 @@ export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): Pai
   const mismatch = new Set(pairing.inputMismatch);
   const inputMismatch: string[] = [];
   pairing.matched.forEach((id, k) => {
-    const a = pairedValue(pairing.matchedReference[k]!.fields[field]);
-    const b = pairedValue(pairing.matchedCandidate[k]!.fields[field]);
+    const reference = pairing.matchedReference[k]!;
+    const candidate = pairing.matchedCandidate[k]!;
+    if (isErrored(reference) || isErrored(candidate)) return;
+    const a = pairedValue(reference.fields[field]);
+    const b = pairedValue(candidate.fields[field]);
     if (a === null || b === null) return;
     values.push(sign === 1 ? b - a : a - b);
     if (mismatch.has(id)) inputMismatch.push(id);

@@ -126,13 +126,29 @@ function pairIndexed(ref: RunIndex, cand: RunIndex): Pairing {
   return p;
 }
 
+/** An example that errored (or gave no output because it did) is not data to compare. */
+export function isErrored(example: CompareExample): boolean {
+  return example.error !== null && example.error !== '';
+}
+
 export function coverageOf(pairing: Pairing): Coverage {
-  return {
+  const coverage: Coverage = {
     paired: pairing.matched.length,
     only_reference: pairing.onlyReference,
     only_candidate: pairing.onlyCandidate,
     input_mismatch: pairing.inputMismatch,
   };
+  const erroredReference = pairing.matched.filter((_, k) =>
+    isErrored(pairing.matchedReference[k]!),
+  );
+  const erroredCandidate = pairing.matched.filter((_, k) =>
+    isErrored(pairing.matchedCandidate[k]!),
+  );
+  if (erroredReference.length > 0 || erroredCandidate.length > 0) {
+    coverage.errored_reference = erroredReference;
+    coverage.errored_candidate = erroredCandidate;
+  }
+  return coverage;
 }
 
 /** Output text differs: exact string comparison, whitespace and case count. */

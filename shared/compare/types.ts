@@ -103,6 +103,13 @@ export interface Coverage {
   only_reference: string[];
   only_candidate: string[];
   input_mismatch: string[];
+  /**
+   * Paired ids whose example errored on that side: left out of every criterion and paired
+   * statistic. Both lists are present only when one is not empty, so a report of runs without
+   * errors is the same as before they existed.
+   */
+  errored_reference?: string[];
+  errored_candidate?: string[];
 }
 
 export interface ExampleChanges {

@@ -67,8 +67,10 @@ describe('pairwise CLI', () => {
     expect(out.problems[0]!.message).toMatch(/empty/);
     const again = JSON.parse(runCli(['index', root, '--db', db, '--json']).stdout) as {
       sources: Record<string, number>;
+      problems: { path: string }[];
     };
-    expect(again.sources).toMatchObject({ unchanged: 4, imported: 0 });
+    expect(again.sources).toEqual({ scanned: 4, imported: 0, unchanged: 2, failed: 2 });
+    expect(again.problems.map((p) => p.path)).toEqual(out.problems.map((p) => p.path));
   });
 
   it('index exits 1 when nothing could be done', () => {

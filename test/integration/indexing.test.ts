@@ -86,6 +86,39 @@ describe('indexing a folder', () => {
     expect(run?.state).toBe('missing');
   });
 
+  it('reports a source that is still failed on every pass, not only the first', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    writeFile(root, 'exp/.mechlens/runs/broken.json', '{"project": "x", "examples": [');
+    const first = await harness.service.index([root]);
+    const second = await harness.service.index([root]);
+    expect(second.sources).toEqual({ scanned: 3, imported: 0, unchanged: 2, failed: 1 });
+    expect(second.problems).toEqual(first.problems);
+    expect(second.problems.map((p) => path.basename(p.path))).toEqual(['broken.json']);
+    const problems = harness.service.handlers['library:problems']({}) as { path: string }[];
+    expect(problems.map((p) => p.path)).toEqual(second.problems.map((p) => p.path));
+  });
+
+  it('reads a failed source again even when its size and mtime did not change', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    const file = path.join(root, 'exp/.mechlens/runs/ref-1.json');
+    const good = fs.readFileSync(file);
+    const { mtime } = fs.statSync(file);
+    // Same size, same mtime, unreadable: what a file caught by a passing failure looks like.
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('x'), good.subarray(1)]));
+    fs.utimesSync(file, mtime, mtime);
+    const failed = await harness.service.index([root]);
+    expect(failed.sources).toMatchObject({ imported: 1, failed: 1 });
+    fs.writeFileSync(file, good);
+    fs.utimesSync(file, mtime, mtime);
+    const retried = await harness.service.index([root]);
+    expect(retried.sources).toEqual({ scanned: 2, imported: 1, unchanged: 1, failed: 0 });
+    expect(retried.problems).toEqual([]);
+    expect(listRuns(harness.service.db).map((r) => r.run_id)).toContain('ref-1');
+    expect(harness.service.handlers['library:problems']({})).toEqual([]);
+  });
+
   it('supersedes an earlier run of the same condition', async () => {
     harness = makeService();
     const root = library(harness.dir);

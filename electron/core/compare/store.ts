@@ -6,6 +6,12 @@ import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
 import { pairCounts } from './counts';
 
+/**
+ * Bumped when reports of the same runs change without a new checker version (2: errored
+ * examples left out; settings redacted at import), so no stale report is served from the cache.
+ */
+const REPORT_RULES = 2;
+
 /** Keep a few reports per experiment: enough for back-and-forth between references. */
 const REPORTS_KEPT_PER_EXPERIMENT = 6;
 
@@ -22,6 +28,7 @@ export function reportKey(db: Db, task: Omit<CompareTask, 'dbPath'>): string {
     .all(...runIds) as { id: string; source_sha256: string | null }[];
   const material = JSON.stringify({
     checker: CHECKER_VERSION,
+    rules: REPORT_RULES,
     experiment: task.experimentId,
     reference: task.reference,
     basis: task.referenceBasis,

@@ -38,8 +38,13 @@ interface SourceRow {
   status: string;
 }
 
+/**
+ * A failed source is never unchanged: its failure may have been passing (a full disk, a dead
+ * worker, a file caught mid-write), and reading it again is also how `index` can report every
+ * source still failed after the pass, not only those that failed for the first time.
+ */
 function isUnchanged(row: SourceRow | undefined, unit: SourceUnit): boolean {
-  if (!row || row.status === 'missing') return false;
+  if (!row || row.status === 'missing' || row.status === 'failed') return false;
   if (row.importer && importerVersions[row.importer] !== row.importer_version) return false;
   try {
     const stat = statUnit(unit);

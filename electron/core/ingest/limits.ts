@@ -1,4 +1,5 @@
 import type { ImportedExample, ImportedRun } from '../../../shared/model';
+import { redactRun } from './redact';
 import { ImportProblem } from './types';
 
 /**
@@ -106,8 +107,12 @@ export class NormalizationCheck {
   }
 }
 
-/** Everything but the examples: text SQLite can store faithfully. */
+/**
+ * Everything but the examples: text SQLite can store faithfully, and no credentials. Both the
+ * whole-file and the streamed path call this on every run before it is written.
+ */
 export function cleanRunFields(run: ImportedRun): void {
+  redactRun(run);
   run.runId = wellFormed(run.runId);
   run.project = wellFormed(run.project);
   run.formatVersion = wellFormedOrNull(run.formatVersion);

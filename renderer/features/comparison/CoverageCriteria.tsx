@@ -74,6 +74,15 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
             />
           </dd>
         </div>
+        {c.errored_reference && c.errored_candidate ? (
+          <div title="Paired examples that errored are not data: they are left out of every criterion and paired statistic.">
+            <dt>errored (left out)</dt>
+            <dd>
+              {count(c.errored_reference.length)} in {comparison.reference.condition},{' '}
+              {count(c.errored_candidate.length)} in {comparison.candidate.condition}
+            </dd>
+          </div>
+        ) : null}
         <div>
           <dt>output changed</dt>
           <dd>

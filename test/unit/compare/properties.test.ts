@@ -51,6 +51,10 @@ function mirrored(c: Comparison) {
       ...c.coverage,
       only_reference: c.coverage.only_candidate,
       only_candidate: c.coverage.only_reference,
+      ...(c.coverage.errored_reference && {
+        errored_reference: c.coverage.errored_candidate,
+        errored_candidate: c.coverage.errored_reference,
+      }),
     },
     examples: c.examples,
     criteria: c.criteria.map((x) => ({

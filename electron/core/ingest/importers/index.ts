@@ -23,13 +23,13 @@ import { importRepsRun } from './reps';
 
 /** Bump an importer's version when its output changes, so stored sources are imported again. */
 export const importerVersions: Record<string, string> = {
-  mechlens: '1',
-  reps: '1',
-  inspect: '1',
-  'lm-eval': '1',
-  promptfoo: '1',
-  jsonl: '1',
-  csv: '1',
+  mechlens: '2',
+  reps: '2',
+  inspect: '2',
+  'lm-eval': '2',
+  promptfoo: '2',
+  jsonl: '2',
+  csv: '2',
 };
 
 const SNIFF_BYTES = 64 * 1024;
