@@ -66,10 +66,15 @@ function fieldLastSegment(field: string): string {
   return field.split(/[./]/).pop() ?? field;
 }
 
-/** The criteria of a pair of runs: one per field name seen in either run, sorted. */
+/**
+ * The criteria of a pair of runs: one per field name seen in either run, sorted. A field that
+ * holds a list or an object in any example (per-choice scores, say) is detail, not a criterion:
+ * it has no order to improve in, and its raw numbers drift between otherwise equal runs.
+ */
 export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
   // Per field: how many non-null values, and how many of them are pass/fail words or booleans.
   const seen = new Map<string, { values: number; passFail: number; booleans: number }>();
+  const nonScalar = new Set<string>();
   for (const run of [reference, candidate]) {
     for (const example of run.examples) {
       for (const [field, value] of Object.entries(example.fields)) {
@@ -79,13 +84,15 @@ export function criterionRules(reference: CompareRun, candidate: CompareRun): Cr
           seen.set(field, tally);
         }
         if (value === null || value === undefined) continue;
+        if (typeof value === 'object') nonScalar.add(field);
         tally.values++;
         if (typeof value === 'string' && passValue(value) !== null) tally.passFail++;
         if (typeof value === 'boolean') tally.booleans++;
       }
     }
   }
-  return [...seen.keys()].sort(compareStrings).map((field) => {
+  const fields = [...seen.keys()].filter((field) => !nonScalar.has(field));
+  return fields.sort(compareStrings).map((field) => {
     const { values, passFail, booleans } = seen.get(field)!;
     const a = declaredDirection(reference, field);
     const direction = a !== null && a === declaredDirection(candidate, field) ? a : null;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
+import { reviveNonFinite, rewriteNonFinite } from './non-finite';
 import { ImportProblem } from './types';
 
 /**
@@ -182,8 +183,11 @@ function scanString(s: string, start: number): number | JsonError {
   return { offset: s.length, reason: 'unexpected end of JSON' };
 }
 
-function scanScalar(s: string, i: number): number | JsonError {
-  for (const literal of ['true', 'false', 'null']) {
+const LITERALS = ['true', 'false', 'null'];
+const PYTHON_LITERALS = [...LITERALS, 'NaN', 'Infinity', '-Infinity'];
+
+function scanScalar(s: string, i: number, literals: string[]): number | JsonError {
+  for (const literal of literals) {
     if (s.startsWith(literal, i)) return i + literal.length;
     if (literal.startsWith(s.slice(i)))
       return { offset: s.length, reason: 'unexpected end of JSON' };
@@ -202,7 +206,8 @@ function scanScalar(s: string, i: number): number | JsonError {
  * some errors, so this small iterative scanner (run only after a failed parse) gives every
  * message a line and column.
  */
-function locateJsonError(s: string): JsonError | null {
+function locateJsonError(s: string, nonFinite: boolean): JsonError | null {
+  const literals = nonFinite ? PYTHON_LITERALS : LITERALS;
   const stack: string[] = [];
   let want: 'value' | 'key' | 'colon' | 'next' | 'end' = 'value';
   let justOpened = false;
@@ -248,7 +253,7 @@ function locateJsonError(s: string): JsonError | null {
       justOpened = true;
       continue;
     }
-    const end = c === '"' ? scanString(s, i) : scanScalar(s, i);
+    const end = c === '"' ? scanString(s, i) : scanScalar(s, i, literals);
     if (typeof end !== 'number') return end;
     i = end;
     want = want === 'key' ? 'colon' : stack.length > 0 ? 'next' : 'end';
@@ -268,26 +273,29 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 /**
  * Explains why JSON.parse rejected `text`. `firstLine` shifts line numbers when the text is one
  * line of a larger file (JSON Lines); `atFileEnd` says whether running out of text could mean
- * the writer is not finished.
+ * the writer is not finished; `nonFinite` whether NaN and Infinity were allowed.
  */
 export function explainJsonError(
   text: string,
   error: unknown,
   firstLine = 1,
   atFileEnd = true,
+  nonFinite = false,
 ): string {
   if (error instanceof RangeError) return `nested more than ${MAX_JSON_DEPTH} levels deep`;
   if (text.trim() === '') return 'the file contains only whitespace, no JSON';
   const v8 = error instanceof Error ? error.message : String(error);
-  const found = locateJsonError(text) ?? {
+  const found = locateJsonError(text, nonFinite) ?? {
     offset: Number(/at position (\d+)/.exec(v8)?.[1] ?? text.length),
     reason: v8.replace(/ in JSON at position \d+.*$/s, '').replace(/^\w/, (c) => c.toLowerCase()),
   };
   const { line, column } = lineAndColumn(text, found.offset);
   const where = `line ${count(line + firstLine - 1)}`;
-  const nonFinite = /^-?(?:NaN|Infinity)/.exec(text.slice(found.offset, found.offset + 9));
-  if (nonFinite) {
-    return `${nonFinite[0]} is not valid JSON (${where}); the producer wrote a non-finite number`;
+  const word = nonFinite
+    ? null
+    : /^-?(?:NaN|Infinity)/.exec(text.slice(found.offset, found.offset + 9));
+  if (word) {
+    return `${word[0]} is not valid JSON (${where}); the producer wrote a non-finite number`;
   }
   if (found.offset >= text.trimEnd().length) {
     const hint = atFileEnd ? ' — the file may still be being written' : '';
@@ -330,11 +338,32 @@ export function countJsonValues(text: string, stopAt = Infinity): number {
   return n;
 }
 
+/**
+ * JSON.parse, then, only when that fails and `nonFinite` is set, a second parse with Python's
+ * NaN / Infinity / -Infinity read as numbers (non-finite.ts). Valid JSON never pays for the
+ * rewrite.
+ */
+function parseText(text: string, nonFinite: boolean): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const rewritten = nonFinite ? rewriteNonFinite(text) : null;
+    if (rewritten === null) throw error;
+    try {
+      return JSON.parse(rewritten, reviveNonFinite);
+    } catch {
+      // The rewrite moves columns; the original text, scanned with the words allowed, does not.
+      throw error;
+    }
+  }
+}
+
 /** JSON.parse with messages a person can act on; `label` names the part of a larger file. */
 export function parseJson(
   text: string,
   label?: string,
   maxValues = text.length > COUNT_VALUES_FROM_CHARS ? MAX_JSON_VALUES : Infinity,
+  nonFinite = false,
 ): unknown {
   const prefix = label ? `${label}: ` : '';
   if (maxValues !== Infinity && countJsonValues(text, maxValues) > maxValues) {
@@ -344,9 +373,9 @@ export function parseJson(
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseText(text, nonFinite);
   } catch (error) {
-    throw new ImportProblem(prefix + explainJsonError(text, error));
+    throw new ImportProblem(prefix + explainJsonError(text, error, 1, true, nonFinite));
   }
   if (value !== null && typeof value === 'object') {
     try {
@@ -356,6 +385,11 @@ export function parseJson(
     }
   }
   return value;
+}
+
+/** JSON as Python's json.dumps writes it: bare NaN, Infinity and -Infinity are numbers. */
+export function parsePythonJson(text: string, label?: string): unknown {
+  return parseJson(text, label, undefined, true);
 }
 
 // ----------------------------------------------------------------------------- JSON Lines
@@ -376,8 +410,14 @@ export interface JsonLinesResult {
 export async function readJsonLines(
   path: string,
   onRecord: (value: unknown, lineNo: number) => void,
-  opts: { signal?: AbortSignal; onBytes?: (bytes: number) => void } = {},
+  opts: {
+    signal?: AbortSignal;
+    onBytes?: (bytes: number) => void;
+    /** Read Python's NaN / Infinity / -Infinity as numbers (see parsePythonJson). */
+    nonFinite?: boolean;
+  } = {},
 ): Promise<JsonLinesResult> {
+  const nonFinite = opts.nonFinite ?? false;
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const warnings: string[] = [];
   /** A bad line is only an error once a later non-blank line shows it was not the last. */
@@ -408,9 +448,9 @@ export async function readJsonLines(
     }
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = parseText(text, nonFinite);
     } catch (error) {
-      held = { lineNo: at, message: explainJsonError(text, error, at, false) };
+      held = { lineNo: at, message: explainJsonError(text, error, at, false, nonFinite) };
       return;
     }
     if (value !== null && typeof value === 'object') {

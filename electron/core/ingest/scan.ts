@@ -1,7 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { SIDECAR_NAME } from './importers/generic';
-import { resultsDateId, samplesFileTask } from './importers/lmeval';
+import {
+  isOldSamplesName,
+  OLD_RESULTS_NAME,
+  resultsDateId,
+  samplesFileTask,
+} from './importers/lmeval-files';
 import { describeFsError } from './read';
 import type { SourceUnit } from './types';
 
@@ -47,7 +52,7 @@ function isRunFileName(name: string): boolean {
 /**
  * The units in one folder, from its file names. A REPS run folder is one unit (and nothing in
  * it, including the child's `workspace/`, is looked at further); an lm-eval results file
- * claims its samples files; a `pairwise.json` sidecar joins every .jsonl/.csv unit beside it
+ * claims its samples files, and samples files without one are a unit of their own; a `pairwise.json` sidecar joins every .jsonl/.csv unit beside it
  * so that editing it re-imports them.
  */
 export function groupFolder(
@@ -65,18 +70,36 @@ export function groupFolder(
   }
   const units: SourceUnit[] = [];
   const claimed = new Set<string>([SIDECAR_NAME]);
+  const lmEval = (lead: string, files: string[]): void => {
+    units.push({
+      path: path.join(dir, lead),
+      kind: 'lm-eval',
+      files: files.map((f) => path.join(dir, f)),
+    });
+    for (const file of files) claimed.add(file);
+  };
   for (const name of names) {
     const dateId = resultsDateId(name);
     if (!dateId) continue;
     const samples = names.filter((other) => samplesFileTask(other)?.dateId === dateId).sort();
     // Only results_* is lm-eval by name; another <stem>_<date>.json is lm-eval when it has samples.
     if (!name.startsWith('results_') && samples.length === 0) continue;
-    units.push({
-      path: path.join(dir, name),
-      kind: 'lm-eval',
-      files: [name, ...samples].map((file) => path.join(dir, file)),
-    });
-    for (const file of [name, ...samples]) claimed.add(file);
+    lmEval(name, [name, ...samples]);
+  }
+  // lm-eval 0.4.0–0.4.2: results.json beside <model_args>_<task>.jsonl samples.
+  if (present.has(OLD_RESULTS_NAME)) {
+    lmEval(OLD_RESULTS_NAME, [OLD_RESULTS_NAME, ...names.filter(isOldSamplesName).sort()]);
+  }
+  // Samples whose results file is missing: one unit per date id (one evaluation).
+  const orphans = new Map<string, string[]>();
+  for (const name of names) {
+    const dateId = samplesFileTask(name)?.dateId;
+    if (dateId === undefined || claimed.has(name)) continue;
+    orphans.set(dateId, [...(orphans.get(dateId) ?? []), name]);
+  }
+  for (const files of orphans.values()) {
+    files.sort();
+    lmEval(files[0]!, files);
   }
   const sidecar = present.has(SIDECAR_NAME) ? path.join(dir, SIDECAR_NAME) : null;
   for (const name of names) {

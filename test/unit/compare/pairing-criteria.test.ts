@@ -116,6 +116,20 @@ function pair(
 }
 
 describe('criteria', () => {
+  it('makes no criterion of a field holding lists or objects, such as per-choice scores', () => {
+    const { rules } = pair(
+      [
+        { acc: 1, choice_loglikelihoods: [-1.25, -0.5] },
+        { acc: 0, extra: null },
+      ],
+      [
+        { acc: 1, choice_loglikelihoods: [-1.2500000001, -0.5] },
+        { acc: 0, extra: { a: 1 } },
+      ],
+    );
+    expect(rules.map((rule) => rule.field)).toEqual(['acc']);
+  });
+
   it('uses the agreed direction; booleans count as 0/1', () => {
     const { summary } = pair(
       [{ refused: true }, { refused: false }, { refused: true }, { refused: true }],

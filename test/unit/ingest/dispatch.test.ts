@@ -142,6 +142,32 @@ describe('importUnit', () => {
     );
   });
 
+  it('reads NaN and Infinity from lm-eval and counts them in one warning per run', async () => {
+    const { results, samples } = writeLmEval(dir, { filters: ['none'] });
+    const text = fs.readFileSync(results, 'utf8');
+    fs.writeFileSync(
+      results,
+      text
+        .replace(/"exact_match,none": [\d.]+/, '"exact_match,none": Infinity')
+        .replace('"exact_match_stderr,none": 0.1', '"exact_match_stderr,none": NaN'),
+    );
+    const lines = fs.readFileSync(samples!, 'utf8').trim().split('\n');
+    lines[0] = lines[0]!.replace('"exact_match":1', '"exact_match":1e309');
+    fs.writeFileSync(samples!, lines.join('\n'));
+    const unit: SourceUnit = { path: results, kind: 'lm-eval', files: [results, samples!] };
+    const outcome = await importUnit(unit, ctx());
+    if (outcome.status !== 'imported') throw new Error('not imported');
+    expect(outcome.runs[0]!.warnings).toEqual([
+      '3 non-finite values (NaN/Infinity) read as missing',
+    ]);
+  });
+
+  it('imports lm-eval samples that have no results file', async () => {
+    const { samples } = writeLmEval(dir);
+    const outcome = await importUnit({ path: samples!, kind: 'lm-eval', files: [samples!] }, ctx());
+    expect(outcome).toMatchObject({ status: 'imported', importer: 'lm-eval' });
+  });
+
   it('rejects absurdly deep nesting in a run file', async () => {
     const file = writeFile(
       dir,

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importLmEval, isLmEvalResults } from '../../../electron/core/ingest/importers/lmeval';
 import {
-  importLmEval,
-  isLmEvalResults,
   resultsDateId,
   samplesFileTask,
-} from '../../../electron/core/ingest/importers/lmeval';
+} from '../../../electron/core/ingest/importers/lmeval-files';
 import { ImportProblem, type SourceUnit } from '../../../electron/core/ingest/types';
 import { writeFile, writeLmEval } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
@@ -25,6 +24,15 @@ interface ResultsDoc {
   model_name?: string;
 }
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, 'utf8')) as ResultsDoc;
+
+/** Rewrites the fixture's task config to another lm-eval output_type. */
+function setOutputType(results: string, type: string): void {
+  const doc = readJson(results) as ResultsDoc & {
+    configs: Record<string, Record<string, unknown>>;
+  };
+  doc.configs.arith!.output_type = type;
+  fs.writeFileSync(results, JSON.stringify(doc));
+}
 
 async function problemOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -68,7 +76,7 @@ describe('importLmEval', () => {
       format: 'lm-eval',
       formatVersion: '0.4.10',
       project: 'out',
-      experiment: { id: 'lm-eval:out/arith', name: 'arith' },
+      experiment: { id: 'lm-eval:arith@1', name: 'arith' },
       condition: { name: 'org/model-a', role: null },
       codeCommit: 'abc1234',
       startedAt: '2026-09-19T14:00:00.500Z',
@@ -115,6 +123,7 @@ describe('importLmEval', () => {
 
   it('answers multiple-choice documents with the likeliest choice', async () => {
     const { results } = writeLmEval(dir, { samples: false, filters: ['none'] });
+    setOutputType(results, 'multiple_choice');
     const line = {
       doc_id: 0,
       target: 2,
@@ -139,12 +148,96 @@ describe('importLmEval', () => {
       JSON.stringify(line) + '\n',
     );
     const [run] = await importLmEval(unitOf(results, samples), ctx());
-    expect(run!.examples[0]).toMatchObject({
+    expect(run!.examples[0]).toEqual({
       id: '0',
       input: 'Q?\nAnswer:',
-      output: ' C',
+      output: 'C',
       target: '2',
-      fields: { 'acc,none': 1 },
+      fields: {
+        'acc,none': 1,
+        choice_loglikelihoods: [-3.2, -1.5, -0.4],
+        choice_is_greedy: [false, false, true],
+      },
+      error: null,
+    });
+  });
+
+  /** One multiple-choice samples line; `lls` are written as lm-eval writes them, as text. */
+  const choiceLine = (docId: number, lls: string[], choices: string[], extra = {}) => ({
+    doc_id: docId,
+    target: 0,
+    arguments: Object.fromEntries(
+      choices.map((c, i) => [`gen_args_${i}`, { arg_0: 'Q?\nAnswer:', arg_1: ` ${c}` }]),
+    ),
+    resps: lls.map((ll) => [[ll, 'False']]),
+    filtered_resps: lls.map((ll) => [ll, 'False']),
+    filter: 'none',
+    metrics: ['acc'],
+    acc: 0,
+    ...extra,
+  });
+
+  it('answers a length-normalised pick too when the task reports acc_norm', async () => {
+    const { results } = writeLmEval(dir, { samples: false, filters: ['none'] });
+    setOutputType(results, 'multiple_choice');
+    // Per character, "a much longer answer" (-4 / 20) beats "short" (-3 / 5).
+    const line = choiceLine(0, ['-3', '-4'], ['short', 'a much longer answer'], {
+      metrics: ['acc', 'acc_norm'],
+      acc_norm: 1,
+    });
+    const samples = writeFile(
+      path.dirname(results),
+      'samples_arith_2026-09-18T09-12-44.118273.jsonl',
+      JSON.stringify(line) + '\n',
+    );
+    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    expect(run!.examples[0]!.output).toBe('short');
+    expect(run!.examples[0]!.fields.answer_norm).toBe('a much longer answer');
+  });
+
+  it('gives equal outputs to runs whose log-likelihoods differ only in the last digits', async () => {
+    const outputs: string[][] = [];
+    for (const [i, lls] of [
+      ['-1.2345678901234567', '-0.5000000000000001'],
+      ['-1.2345678901234512', '-0.5000000000000049'],
+    ].entries()) {
+      const { results } = writeLmEval(path.join(dir, `batch-${i}`), { samples: false });
+      setOutputType(results, 'multiple_choice');
+      const samples = writeFile(
+        path.dirname(results),
+        'samples_arith_2026-09-18T09-12-44.118273.jsonl',
+        JSON.stringify(choiceLine(0, lls, ['A', 'B'])) + '\n',
+      );
+      const [run] = await importLmEval(unitOf(results, samples), ctx());
+      expect(run!.experiment!.id).toBe('lm-eval:arith@1');
+      outputs.push(run!.examples.map((e) => e.output));
+    }
+    expect(outputs[0]).toEqual(['B']);
+    expect(outputs[1]).toEqual(outputs[0]);
+  });
+
+  it('answers a single loglikelihood request with its continuation, marked when not greedy', async () => {
+    const { results } = writeLmEval(dir, { samples: false });
+    setOutputType(results, 'loglikelihood');
+    const line = (docId: number, greedy: string) => ({
+      doc_id: docId,
+      target: '9',
+      arguments: { gen_args_0: { arg_0: 'Q?\nA:', arg_1: '9' } },
+      resps: [[['-0.01', greedy]]],
+      filtered_resps: [['-0.01', greedy]],
+      acc: greedy === 'True' ? 1 : 0,
+    });
+    const samples = writeFile(
+      path.dirname(results),
+      'samples_arith_2026-09-18T09-12-44.118273.jsonl',
+      [line(0, 'True'), line(1, 'False')].map((l) => JSON.stringify(l)).join('\n'),
+    );
+    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    expect(run!.examples.map((e) => e.output)).toEqual(['9', 'not greedy: 9']);
+    expect(run!.examples[1]!.fields).toEqual({
+      'acc,none': 0,
+      choice_loglikelihoods: [-0.01],
+      choice_is_greedy: [false],
     });
   });
 
@@ -197,6 +290,86 @@ describe('importLmEval', () => {
     expect(runs[1]!.warnings).toEqual([]);
     expect(runs[1]!.provenance.subtasks).toEqual(['arith']);
     expect(runs[0]!.condition.name).toBe('org/model-a');
+  });
+
+  it('reads samples written as JSON Lines under a .json name', async () => {
+    const { results, samples } = writeLmEval(dir, { layout: 'samples-json' });
+    expect(samples).toMatch(/\.json$/);
+    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(run!.examples).toHaveLength(3);
+    expect(run!.warnings).toEqual([]);
+  });
+
+  it('reads the 0.4.0–0.4.2 layout and takes an API model id from model_args', async () => {
+    const { results, samples } = writeLmEval(dir, {
+      layout: '0.4.0',
+      modelType: 'openai-chat-completions',
+      modelArgs: 'model=gpt-3.5-turbo-0125',
+    });
+    expect(path.basename(samples!)).toBe('model__gpt-3.5-turbo-0125_arith.jsonl');
+    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(run!.condition.name).toBe('gpt-3.5-turbo-0125');
+    expect(run!.settings.model).toMatchObject({
+      id: 'gpt-3.5-turbo-0125',
+      type: 'openai-chat-completions',
+    });
+    expect(run!.examples).toHaveLength(3);
+    expect(run!.examples[1]!.output).toBe('It is 42');
+  });
+
+  it('records every setting that can tell two runs of a task apart', async () => {
+    const { results, samples } = writeLmEval(dir);
+    const doc = readJson(results) as ResultsDoc & Record<string, unknown>;
+    Object.assign(doc.config, { limit: 50, gen_kwargs: 'temperature=0.7' });
+    Object.assign(doc, { chat_template_sha: 'c0ffee', system_instruction: 'Be terse.' });
+    fs.writeFileSync(results, JSON.stringify(doc));
+    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(run!.settings.config).toMatchObject({
+      model_args: { pretrained: 'org/model-a', dtype: 'bfloat16' },
+      batch_size: '8',
+      limit: 50,
+      num_fewshot: 0,
+      task_version: 1,
+      output_type: 'generate_until',
+      lm_eval_version: '0.4.10',
+      chat_template_sha: 'c0ffee',
+      system_instruction: 'Be terse.',
+    });
+    expect(run!.settings.generation).toEqual({
+      until: ['Q:'],
+      do_sample: false,
+      temperature: '0.7',
+    });
+    expect(run!.codeCommit).toBe('abc1234');
+  });
+
+  it('imports samples without a results file as a run of its own, with a warning', async () => {
+    const { samples } = writeLmEval(dir);
+    const orphan: SourceUnit = { path: samples!, kind: 'lm-eval', files: [samples!] };
+    const [run, ...rest] = await importLmEval(orphan, ctx());
+    expect(rest).toEqual([]);
+    expect(run).toMatchObject({
+      experiment: { id: 'lm-eval:arith', name: 'arith' },
+      condition: { name: 'unknown model' },
+      metrics: {},
+    });
+    expect(run!.examples).toHaveLength(3);
+    expect(run!.warnings[0]).toMatch(/^no results file beside samples_arith_/);
+  });
+
+  it('reads Python NaN and Infinity in results and samples as numbers', async () => {
+    const { results, samples } = writeLmEval(dir, { filters: ['none'] });
+    const text = fs.readFileSync(results, 'utf8');
+    fs.writeFileSync(
+      results,
+      text.replace('"exact_match_stderr,none": 0.1', '"exact_match_stderr,none": NaN'),
+    );
+    const lines = fs.readFileSync(samples!, 'utf8').trim().split('\n');
+    lines[0] = lines[0]!.replace('"exact_match":1', '"exact_match":-Infinity');
+    fs.writeFileSync(samples!, lines.join('\n'));
+    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    expect(run!.metrics['exact_match_stderr,none']).toBeNaN();
+    expect(run!.examples[0]!.fields['exact_match,none']).toBe(-Infinity);
   });
 
   it('rejects a file that is not lm-eval results', async () => {

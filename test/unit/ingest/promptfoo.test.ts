@@ -30,7 +30,7 @@ describe('importPromptfoo', () => {
       format: 'promptfoo',
       formatVersion: '3',
       project: 'riddles',
-      experiment: { id: 'promptfoo:eval-abc-2026-09-18T08:30:00', name: 'Fixture eval' },
+      experiment: { name: 'Fixture eval' },
       startedAt: '2026-09-18T08:30:00.000Z',
       metrics: {
         testPassCount: 1,
@@ -100,6 +100,22 @@ describe('importPromptfoo', () => {
     expect(runs).toHaveLength(2);
     expect(runs[0]!.metrics.pass_rate).toBe(0.5);
     expect(runs[0]!.experiment!.id).toMatch(/^promptfoo:[0-9a-f]{16}$/);
+  });
+
+  it('makes separate evals of the same tests one experiment, and other tests another', () => {
+    const first = importPromptfoo(promptfooOutput({ evalId: 'eval-1' }), src);
+    const rerun = importPromptfoo(promptfooOutput({ evalId: 'eval-2' }), {
+      path: '/elsewhere/output.json',
+    });
+    expect(first[0]!.experiment!.id).toMatch(/^promptfoo:[0-9a-f]{16}$/);
+    expect(rerun[0]!.experiment!.id).toBe(first[0]!.experiment!.id);
+    expect(rerun[0]!.runId).not.toBe(first[0]!.runId);
+
+    const changed = promptfooOutput({ evalId: 'eval-3' });
+    const testCase = summaryOf(changed).results[0]!.testCase as Record<string, unknown>;
+    testCase.assert = [{ type: 'contains', value: 'y' }];
+    const other = importPromptfoo(changed, src);
+    expect(other[0]!.experiment!.id).not.toBe(first[0]!.experiment!.id);
   });
 
   it('rejects a result that is not an object', () => {

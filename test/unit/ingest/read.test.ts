@@ -5,9 +5,11 @@ import {
   describeFsError,
   firstInvalidUtf8,
   parseJson,
+  parsePythonJson,
   readJsonLines,
   readTextFile,
 } from '../../../electron/core/ingest/read';
+import { countNonFinite } from '../../../electron/core/ingest/non-finite';
 import { ImportProblem } from '../../../electron/core/ingest/types';
 import { writeFile, zstdFrame } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
@@ -123,6 +125,25 @@ describe('parseJson', () => {
     expect(parseProblem('{"x": -Infinity}')).toMatch(/^-Infinity is not valid JSON \(line 1\)/);
   });
 
+  it("reads Python's NaN and Infinity as numbers when asked, but never inside strings", () => {
+    const value = parsePythonJson(
+      '{"a": NaN, "b": [Infinity, -Infinity], "c": "NaN, Infinity", "d": "say \\"NaN\\"", "e": 1e309}',
+    ) as Record<string, unknown>;
+    expect(value.a).toBeNaN();
+    expect(value.b).toEqual([Infinity, -Infinity]);
+    expect(value.c).toBe('NaN, Infinity');
+    expect(value.d).toBe('say "NaN"');
+    // 1e309 overflows to Infinity in JSON.parse itself; it is counted like the words.
+    expect(countNonFinite(value)).toBe(4);
+    expect(countNonFinite(parsePythonJson('{"x": [1, 2.5, "Infinity"]}'))).toBe(0);
+  });
+
+  it('still names the line of a real error in a file that also holds NaN', () => {
+    expect(() => parsePythonJson('{\n"a": NaN,\n"b": Infinity,\n"c": nope\n}')).toThrow(
+      "line 4, column 6: unexpected 'nope'",
+    );
+  });
+
   it('rejects absurd nesting, closed or not', () => {
     expect(parseProblem('['.repeat(100_000))).toMatch(/nested more than 512 levels deep/);
     expect(parseProblem('['.repeat(100_000) + ']'.repeat(100_000))).toBe(
@@ -152,6 +173,20 @@ describe('parseJson', () => {
 });
 
 describe('readJsonLines', () => {
+  it('reads NaN and Infinity on lines only when asked', async () => {
+    const file = writeFile(
+      dir,
+      'python.jsonl',
+      '{"a": 1}\n{"a": NaN, "s": "NaN"}\n{"a": -Infinity}\n',
+    );
+    const seen: unknown[] = [];
+    await readJsonLines(file, (value) => seen.push(value), { nonFinite: true });
+    expect(seen).toEqual([{ a: 1 }, { a: NaN, s: 'NaN' }, { a: -Infinity }]);
+    await expect(readJsonLines(file, () => undefined)).rejects.toThrow(
+      'NaN is not valid JSON (line 2)',
+    );
+  });
+
   const collect = async (file: string) => {
     const seen: [unknown, number][] = [];
     const result = await readJsonLines(file, (value, lineNo) => seen.push([value, lineNo]));

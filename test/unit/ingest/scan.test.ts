@@ -63,6 +63,38 @@ describe('groupFolder', () => {
     ]);
   });
 
+  it('groups every lm-eval layout: .json samples, 0.4.0 results.json, and orphan samples', () => {
+    const names = [
+      'results_2024-06-17T15-44-37.8.json',
+      'samples_bias_2024-06-17T15-44-37.8.json',
+      'results.json',
+      'model__gpt-4_wmdp_bio.jsonl',
+      'samples_truthfulqa_gen_2025-05-31T14-30-51.9.jsonl',
+      'notes.jsonl',
+    ];
+    expect(groupFolder('/o', names).units).toEqual([
+      {
+        path: '/o/results_2024-06-17T15-44-37.8.json',
+        kind: 'lm-eval',
+        files: [
+          '/o/results_2024-06-17T15-44-37.8.json',
+          '/o/samples_bias_2024-06-17T15-44-37.8.json',
+        ],
+      },
+      {
+        path: '/o/results.json',
+        kind: 'lm-eval',
+        files: ['/o/results.json', '/o/model__gpt-4_wmdp_bio.jsonl'],
+      },
+      {
+        path: '/o/samples_truthfulqa_gen_2025-05-31T14-30-51.9.jsonl',
+        kind: 'lm-eval',
+        files: ['/o/samples_truthfulqa_gen_2025-05-31T14-30-51.9.jsonl'],
+      },
+      { path: '/o/notes.jsonl', kind: 'file', files: ['/o/notes.jsonl'] },
+    ]);
+  });
+
   it('attaches a pairwise.json sidecar to .jsonl and .csv units and never makes it a unit', () => {
     expect(
       groupFolder('/g', [

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportedRun } from '../../../../shared/model';
-import { isAbortError, parseJson, readHead, readTextFile } from '../read';
+import { warnNonFinite } from '../non-finite';
+import { isAbortError, parseJson, parsePythonJson, readHead, readTextFile } from '../read';
 import { ImportProblem, type ImportContext, type ImportOutcome, type SourceUnit } from '../types';
 import {
   importGenericCsv,
@@ -10,7 +11,8 @@ import {
   looksLikeGenericJsonl,
 } from './generic';
 import { importInspectEval, importInspectJson, isInspectJsonLog } from './inspect';
-import { importLmEval, isLmEvalResults, resultsDateId } from './lmeval';
+import { importLmEval, isLmEvalResults, isOrphanSamplesUnit } from './lmeval';
+import { resultsDateId } from './lmeval-files';
 import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './mechlens';
 import { importPromptfoo, isPromptfooOutput } from './promptfoo';
 import { importRepsRun } from './reps';
@@ -38,13 +40,18 @@ const INSPECT_LOG_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/;
 const TELLTALE_KEYS =
   /"(examples|metric_definitions|evalId|promptIdx|lm_eval_version|n-shot|higher_is_better|configs|eval)"\s*:/;
 
+/** Importers of tools written in Python, whose json.dumps writes NaN and Infinity. */
+const PYTHON_WRITERS = new Set(['lm-eval', 'inspect']);
+
 async function using(
   importer: string,
   ctx: ImportContext,
   work: () => Promise<ImportedRun[]> | ImportedRun[],
 ): Promise<ImportOutcome> {
   try {
-    return { status: 'imported', importer, runs: await work() };
+    const runs = await work();
+    if (PYTHON_WRITERS.has(importer)) warnNonFinite(runs);
+    return { status: 'imported', importer, runs };
   } catch (error) {
     if (ctx.signal.aborted || isAbortError(error)) throw error;
     if (error instanceof ImportProblem) {
@@ -76,11 +83,32 @@ async function looksLikeRunFile(file: string): Promise<boolean> {
   }
 }
 
+/**
+ * Strict JSON first. A file that fails only on Python's NaN / Infinity is read again with them
+ * allowed, and kept only when it is from a tool that writes them (lm-eval, Inspect); anything
+ * else (MechLens records among them) keeps the strict refusal.
+ */
+function parseRunJson(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch (strict) {
+    if (!(strict instanceof ImportProblem)) throw strict;
+    let value: unknown;
+    try {
+      value = parsePythonJson(text);
+    } catch {
+      throw strict;
+    }
+    if (isLmEvalResults(value) || isInspectJsonLog(value)) return value;
+    throw strict;
+  }
+}
+
 async function readJson(file: string, ctx: ImportContext): Promise<{ value: unknown } | null> {
   try {
     const text = await readTextFile(file, { signal: ctx.signal });
     ctx.onBytes?.(Buffer.byteLength(text));
-    return { value: parseJson(text) };
+    return { value: parseRunJson(text) };
   } catch (error) {
     if (!(error instanceof ImportProblem) || (await looksLikeRunFile(file))) throw error;
     return null;
@@ -120,6 +148,8 @@ export async function importUnit(unit: SourceUnit, ctx: ImportContext): Promise<
   if (unit.kind === 'reps-run') return using('reps', ctx, () => importRepsRun(unit, ctx));
   const file = unit.path;
   const extension = path.extname(file).toLowerCase();
+  if (unit.kind === 'lm-eval' && isOrphanSamplesUnit(unit))
+    return using('lm-eval', ctx, () => importLmEval(unit, ctx));
   if (unit.kind === 'lm-eval' || extension === '.json') {
     const parsed = await readJson(file, ctx);
     if (!parsed) return { status: 'skipped' };

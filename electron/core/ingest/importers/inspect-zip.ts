@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
 import { fromBuffer, open, type Entry, type ZipFile } from 'yauzl';
-import { describeFsError, parseJson } from '../read';
+import { describeFsError, parsePythonJson } from '../read';
 import { ImportProblem, type ImportContext } from '../types';
 
 const MAX_ENTRY_BYTES = 2 * 1024 ** 3;
@@ -195,7 +195,7 @@ export class ZipArchive {
   async readJson(name: string): Promise<unknown> {
     const text = await this.readText(name);
     try {
-      return parseJson(text, name);
+      return parsePythonJson(text, name);
     } catch (error) {
       throw error instanceof ImportProblem ? new BrokenEntry(error.message, 'inspect') : error;
     }

@@ -1,42 +1,23 @@
 import path from 'node:path';
 import {
   emptySettings,
-  type ImportedExample,
   type ImportedRun,
   type JsonObject,
   type MetricDefinition,
+  type RunSettings,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
-import { parseJson, readJsonLines, readTextFile } from '../read';
+import { parsePythonJson, readTextFile } from '../read';
 import { ImportProblem, type ImportContext, type SourceUnit } from '../types';
 import { compact, int, isRecord, jsonObject, num, str } from './json-values';
-import { describeType } from './mechlens';
+import { readSamplesFile, resultsDateId, samplesFileTask, taskOfSamplesFile } from './lmeval-files';
+import { numeric, SampleMerger, type OutputType, type TaskHints } from './lmeval-samples';
 
 /**
- * lm-evaluation-harness output (FORMATS.md §4.2): an aggregated results JSON plus, with
- * --log_samples, one samples_<task>_<date_id>.jsonl per task. One run per task. The samples
- * file has one line per (doc, filter); lines of one doc merge into one example whose fields
- * are named like the results' metric keys ("exact_match,strict-match"), so each reported
- * metric links to its per-example field.
+ * lm-evaluation-harness output (docs/formats-lmeval.md): an aggregated results JSON plus, with
+ * --log_samples, one samples file per task. One run per task. A samples file whose results
+ * file is missing is still a run, with its examples only.
  */
-
-/** `datetime.now().isoformat().replace(":", "-")`: the suffix of every file lm-eval writes. */
-const DATE_ID = String.raw`\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d+)?`;
-const RESULTS_NAME = new RegExp(String.raw`^(.+)_(${DATE_ID})\.json$`);
-const SAMPLES_NAME = new RegExp(String.raw`^samples_(.+)_(${DATE_ID})\.jsonl$`);
-
-/**
- * The date id of an aggregated results file: `results_<date_id>.json`, or `<stem>_<date_id>.json`
- * when --output_path named a .json file.
- */
-export function resultsDateId(fileName: string): string | null {
-  return RESULTS_NAME.exec(fileName)?.[2] ?? null;
-}
-
-export function samplesFileTask(fileName: string): { task: string; dateId: string } | null {
-  const match = SAMPLES_NAME.exec(fileName);
-  return match ? { task: match[1]!, dateId: match[2]! } : null;
-}
 
 export function isLmEvalResults(value: unknown): boolean {
   return (
@@ -47,115 +28,8 @@ export function isLmEvalResults(value: unknown): boolean {
   );
 }
 
-function textOf(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-/**
- * Request arguments: `{gen_args_N: {arg_0, arg_1}}` in current versions, `[[arg_0, arg_1], …]`
- * in older ones.
- */
-function argument(args: unknown, request: number, position: 0 | 1): string | null {
-  if (isRecord(args)) {
-    const entry = args[`gen_args_${request}`];
-    return isRecord(entry) ? str(entry[`arg_${position}`]) : null;
-  }
-  const entry: unknown = Array.isArray(args) ? args[request] : undefined;
-  return Array.isArray(entry) ? str(entry[position]) : null;
-}
-
-/** lm-eval stringifies most numbers it logs; anything but a number or numeric text is NaN. */
-function numeric(value: unknown): number {
-  return typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
-}
-
-/** Multiple choice: one [loglikelihood, is_greedy] pair per choice; returns the likeliest. */
-function chosenChoice(filtered: unknown): number | null {
-  if (!Array.isArray(filtered) || filtered.length < 2) return null;
-  let best: number | null = null;
-  let bestScore = -Infinity;
-  for (const [index, pair] of filtered.entries()) {
-    const score = Array.isArray(pair) && pair.length === 2 ? numeric(pair[0]) : NaN;
-    if (Number.isNaN(score)) return null;
-    if (score > bestScore) [best, bestScore] = [index, score];
-  }
-  return best;
-}
-
-const SAMPLE_KEYS = new Set([
-  'doc_id',
-  'doc',
-  'target',
-  'arguments',
-  'resps',
-  'filtered_resps',
-  'filter',
-  'metrics',
-  'doc_hash',
-  'prompt_hash',
-  'target_hash',
-]);
-
-function metricNames(line: Record<string, unknown>): string[] {
-  if (Array.isArray(line.metrics))
-    return line.metrics.filter((m): m is string => typeof m === 'string');
-  // Older harness versions have no `metrics` list: every other scalar key is a metric.
-  return Object.keys(line).filter((key) => !SAMPLE_KEYS.has(key) && typeof line[key] !== 'object');
-}
-
-class SampleMerger {
-  readonly docs = new Map<string, ImportedExample>();
-  private readonly seen = new Set<string>();
-  duplicates = 0;
-
-  add(line: unknown, where: string): void {
-    if (!isRecord(line))
-      throw new ImportProblem(`${where}: expected a JSON object, found ${describeType(line)}`);
-    const docId = line.doc_id;
-    if (!Number.isSafeInteger(docId) && typeof docId !== 'string') {
-      throw new ImportProblem(
-        `${where}: "doc_id" should be an integer, but it is ${describeType(docId)}`,
-      );
-    }
-    const id = String(docId);
-    const filter = str(line.filter) ?? 'none';
-    if (this.seen.has(`${id}\0${filter}`)) {
-      this.duplicates++;
-      return;
-    }
-    this.seen.add(`${id}\0${filter}`);
-    const choice = chosenChoice(line.filtered_resps);
-    let example = this.docs.get(id);
-    if (!example) {
-      const first: unknown = Array.isArray(line.resps) ? line.resps[0] : undefined;
-      const raw: unknown = Array.isArray(first) ? first[0] : first;
-      const output =
-        (choice !== null ? argument(line.arguments, choice, 1) : null) ??
-        (typeof raw === 'string' ? raw : textOf(line.filtered_resps));
-      example = {
-        id,
-        input: argument(line.arguments, 0, 0) ?? str(line.prompt) ?? textOf(line.doc),
-        output,
-        fields: {},
-        target: line.target === undefined ? null : textOf(line.target),
-        error: null,
-      };
-      this.docs.set(id, example);
-    }
-    for (const metric of metricNames(line)) {
-      if (metric in line)
-        example.fields[`${metric},${filter}`] = line[metric] as JsonObject[string];
-    }
-    // Loglikelihoods shift in the last digits between runs; only extracted answers are kept.
-    const answer: unknown = Array.isArray(line.filtered_resps) ? line.filtered_resps[0] : undefined;
-    if (choice === null && typeof answer === 'string')
-      example.fields[`response,${filter}`] = answer;
-  }
-}
-
-/** lm-eval's `model_args` is "k=v,k=v" on the command line and a dict from Python callers. */
-function modelArgsOf(value: unknown): JsonObject | null {
+/** lm-eval's `model_args` (and `gen_kwargs`) is "k=v,k=v" on the command line, a dict from Python. */
+function keyValuesOf(value: unknown): JsonObject | null {
   if (isRecord(value)) return value as JsonObject;
   if (typeof value !== 'string' || value.trim() === '') return null;
   const out: JsonObject = {};
@@ -192,14 +66,119 @@ function isoFromSeconds(seconds: number | null): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
-export async function importLmEval(
+const OUTPUT_TYPES = new Set<string>([
+  'generate_until',
+  'multiple_choice',
+  'loglikelihood',
+  'loglikelihood_rolling',
+]);
+
+function hintsOf(taskConfig: JsonObject): TaskHints {
+  const type = str(taskConfig.output_type);
+  return {
+    outputType: type !== null && OUTPUT_TYPES.has(type) ? (type as OutputType) : null,
+    targetDelimiter: str(taskConfig.target_delimiter) ?? ' ',
+  };
+}
+
+/** Runs of one task are one experiment wherever their files sit; the task version is part of it. */
+function experimentOf(task: string, version: unknown): ImportedRun['experiment'] {
+  const known = typeof version === 'number' || (typeof version === 'string' && version !== '');
+  return {
+    id: known ? `lm-eval:${task}@${String(version)}` : `lm-eval:${task}`,
+    name: task,
+    question: null,
+    claim: null,
+    deviations: [],
+    reproduces: null,
+  };
+}
+
+interface SamplesRead {
+  merger: SampleMerger;
+  warnings: string[];
+}
+
+async function readSamples(
+  files: string[],
+  hints: TaskHints,
+  ctx: ImportContext,
+): Promise<SamplesRead> {
+  const merger = new SampleMerger(hints);
+  const warnings: string[] = [];
+  for (const file of files) {
+    warnings.push(
+      ...(await readSamplesFile(file, (sample, where) => merger.add(sample, where), ctx)),
+    );
+  }
+  if (merger.duplicates > 0)
+    warnings.push(`${merger.duplicates} repeated (doc_id, filter) lines were ignored`);
+  return { merger, warnings };
+}
+
+/** Everything recorded that can tell two runs of a task apart. */
+function settingsOf(
+  doc: Record<string, unknown>,
+  task: string,
+  modelId: string,
+  modelArgs: JsonObject | null,
+): RunSettings {
+  const perTask = (key: string): unknown => (isRecord(doc[key]) ? doc[key][task] : undefined);
+  const config = jsonObject(doc.config) ?? {};
+  const taskConfig = jsonObject(perTask('configs')) ?? {};
+  const settings = emptySettings();
+  settings.model = compact({
+    id: modelId,
+    revision: str(config.model_revision) ?? str(modelArgs?.revision),
+    sha: config.model_sha,
+    dtype: config.model_dtype,
+    type: config.model,
+  });
+  const datasetKwargs = jsonObject(taskConfig.dataset_kwargs);
+  settings.dataset = taskConfig.dataset_path
+    ? compact({
+        id: taskConfig.dataset_path,
+        name: taskConfig.dataset_name,
+        split: taskConfig.test_split ?? taskConfig.validation_split,
+        revision: datasetKwargs?.revision ?? taskConfig.revision,
+        data_files: datasetKwargs?.data_files,
+      })
+    : null;
+  const generation = {
+    ...jsonObject(taskConfig.generation_kwargs),
+    ...keyValuesOf(config.gen_kwargs),
+  };
+  settings.generation = Object.keys(generation).length > 0 ? generation : null;
+  const chatTemplate = str(doc.chat_template);
+  settings.config = compact({
+    model_args: modelArgs,
+    num_fewshot: perTask('n-shot'),
+    task_version: perTask('versions'),
+    output_type: taskConfig.output_type,
+    metric_list: taskConfig.metric_list,
+    batch_size: config.batch_size,
+    limit: config.limit,
+    lm_eval_version: doc.lm_eval_version,
+    fewshot_as_multiturn: doc.fewshot_as_multiturn,
+    // The template's hash when lm-eval wrote one; the template itself (short or absent) else.
+    chat_template_sha: doc.chat_template_sha,
+    chat_template: doc.chat_template_sha ? null : chatTemplate || null,
+    system_instruction: doc.system_instruction,
+    system_instruction_sha: doc.system_instruction_sha,
+    random_seed: config.random_seed,
+    numpy_seed: config.numpy_seed,
+    torch_seed: config.torch_seed,
+    fewshot_seed: config.fewshot_seed,
+  });
+  return settings;
+}
+
+async function importResults(
   unit: SourceUnit,
   ctx: ImportContext,
-  parsed?: unknown,
+  value: unknown,
 ): Promise<ImportedRun[]> {
-  const [resultsFile, ...sampleFiles] = unit.files;
-  if (!resultsFile) throw new ImportProblem('no results file');
-  const value = parsed ?? parseJson(await readTextFile(resultsFile, { signal: ctx.signal }));
+  const [resultsFile, ...sampleFiles] = unit.files as [string, ...string[]];
   if (!isLmEvalResults(value)) {
     throw new ImportProblem(
       'not an lm-evaluation-harness results file (it needs "results" and "versions" objects)',
@@ -210,9 +189,14 @@ export async function importLmEval(
     isRecord(doc[key]) ? doc[key][task] : undefined;
   const results = doc.results as Record<string, JsonObject>;
   const config = jsonObject(doc.config) ?? {};
-  const modelArgs = modelArgsOf(config.model_args);
-  const modelName =
-    str(doc.model_name) ?? str(modelArgs?.pretrained) ?? str(config.model) ?? 'unknown model';
+  const modelArgs = keyValuesOf(config.model_args);
+  // API models name the model in model_args ("model=gpt-4o-mini"), local ones as "pretrained".
+  const modelId =
+    str(doc.model_name) ??
+    str(modelArgs?.pretrained) ??
+    str(modelArgs?.model) ??
+    str(config.model) ??
+    'unknown model';
   const dateId = resultsDateId(path.basename(resultsFile));
   const folder = path.dirname(path.resolve(resultsFile));
   // <output_path>/<model_name_sanitized>/results_*.json: the output folder is the project.
@@ -222,33 +206,25 @@ export async function importLmEval(
   const started = num(doc.date);
   const duration = num(numeric(doc.total_evaluation_time_seconds));
 
+  const tasks = Object.keys(results);
   const samplesByTask = new Map<string, string[]>();
   const warnings: string[] = [];
   for (const file of sampleFiles) {
-    const task = samplesFileTask(path.basename(file))?.task;
-    if (task && task in results)
-      samplesByTask.set(task, [...(samplesByTask.get(task) ?? []), file]);
+    const task = taskOfSamplesFile(path.basename(file), tasks, str(config.model_args));
+    if (task !== null) samplesByTask.set(task, [...(samplesByTask.get(task) ?? []), file]);
     else
       warnings.push(`${path.basename(file)} names no task in this results file and was not read`);
   }
 
   const runs: ImportedRun[] = [];
   for (const [task, metrics] of Object.entries(results)) {
-    const runWarnings = [...warnings];
-    const merger = new SampleMerger();
-    for (const file of samplesByTask.get(task) ?? []) {
-      const label = path.basename(file);
-      const read = await readJsonLines(
-        file,
-        (line, lineNo) => merger.add(line, `line ${lineNo.toLocaleString('en-US')}`),
-        { signal: ctx.signal, onBytes: ctx.onBytes },
-      ).catch((error: unknown) => {
-        throw error instanceof ImportProblem
-          ? new ImportProblem(`${label}: ${error.message}`)
-          : error;
-      });
-      runWarnings.push(...read.warnings.map((w) => `${label}: ${w}`));
-    }
+    const taskConfig = jsonObject(perTask('configs', task)) ?? {};
+    const { merger, warnings: readWarnings } = await readSamples(
+      samplesByTask.get(task) ?? [],
+      hintsOf(taskConfig),
+      ctx,
+    );
+    const runWarnings = [...warnings, ...readWarnings];
     const examples = [...merger.docs.values()];
     const subtasks = perTask('group_subtasks', task);
     const isGroup = Array.isArray(subtasks) && subtasks.length > 0;
@@ -257,8 +233,6 @@ export async function importLmEval(
         `no samples_${task}_*.jsonl beside the results, so this run has metrics but no examples (lm_eval writes them with --log_samples)`,
       );
     }
-    if (merger.duplicates > 0)
-      runWarnings.push(`${merger.duplicates} repeated (doc_id, filter) lines were ignored`);
     const effective = num(jsonObject(perTask('n-samples', task))?.effective);
     if (examples.length > 0 && effective !== null && effective !== examples.length) {
       runWarnings.push(
@@ -268,59 +242,15 @@ export async function importLmEval(
 
     const { alias: _alias, ...reported } = metrics;
     const fields = new Set(examples.flatMap((example) => Object.keys(example.fields)));
-    const taskConfig = jsonObject(perTask('configs', task)) ?? {};
-    const settings = emptySettings();
-    settings.model = compact({
-      id: modelName,
-      revision: str(config.model_revision) ?? str(modelArgs?.revision),
-      sha: config.model_sha,
-      dtype: config.model_dtype,
-      type: config.model,
-    });
-    settings.dataset = taskConfig.dataset_path
-      ? compact({
-          id: taskConfig.dataset_path,
-          name: taskConfig.dataset_name,
-          split: taskConfig.test_split ?? taskConfig.validation_split,
-          revision: jsonObject(taskConfig.dataset_kwargs)?.revision,
-        })
-      : null;
-    const generation = {
-      ...jsonObject(taskConfig.generation_kwargs),
-      ...jsonObject(config.gen_kwargs),
-    };
-    settings.generation = Object.keys(generation).length > 0 ? generation : null;
-    settings.config = compact({
-      model_args: modelArgs,
-      num_fewshot: perTask('n-shot', task),
-      task_version: perTask('versions', task),
-      output_type: taskConfig.output_type,
-      batch_size: config.batch_size,
-      limit: config.limit,
-      fewshot_as_multiturn: doc.fewshot_as_multiturn,
-      chat_template_sha: doc.chat_template_sha,
-      system_instruction_sha: doc.system_instruction_sha,
-      random_seed: config.random_seed,
-      numpy_seed: config.numpy_seed,
-      torch_seed: config.torch_seed,
-      fewshot_seed: config.fewshot_seed,
-    });
-    const identity = `${dateId ?? started ?? resultsFile}|${modelName}|${JSON.stringify(modelArgs)}|${task}`;
+    const identity = `${dateId ?? started ?? resultsFile}|${modelId}|${JSON.stringify(modelArgs)}|${task}`;
     runs.push({
       runId: `lm-eval-${sha256Text(identity).slice(0, 24)}`,
       format: 'lm-eval',
       formatVersion: str(doc.lm_eval_version),
       project,
-      experiment: {
-        id: `lm-eval:${project}/${task}`,
-        name: task,
-        question: null,
-        claim: null,
-        deviations: [],
-        reproduces: null,
-      },
+      experiment: experimentOf(task, perTask('versions', task)),
       condition: {
-        name: modelName,
+        name: modelId,
         role: null,
         series: null,
         level: null,
@@ -328,7 +258,7 @@ export async function importLmEval(
         compareTo: [],
         identityHash: null,
       },
-      settings,
+      settings: settingsOf(doc, task, modelId, modelArgs),
       codeCommit: str(doc.git_hash),
       startedAt: isoFromSeconds(started),
       finishedAt: started !== null && duration !== null ? isoFromSeconds(started + duration) : null,
@@ -353,4 +283,71 @@ export async function importLmEval(
     });
   }
   return runs;
+}
+
+/**
+ * Samples files whose results file is missing (never written, or not copied along): one run
+ * per task, with examples but no metrics, model or settings.
+ */
+async function importOrphanSamples(unit: SourceUnit, ctx: ImportContext): Promise<ImportedRun[]> {
+  const runs: ImportedRun[] = [];
+  for (const file of unit.files) {
+    const name = path.basename(file);
+    const task = samplesFileTask(name)?.task ?? name;
+    const { merger, warnings } = await readSamples(
+      [file],
+      { outputType: null, targetDelimiter: ' ' },
+      ctx,
+    );
+    const settings = emptySettings();
+    settings.config = { task };
+    runs.push({
+      runId: `lm-eval-${sha256Text(`samples only|${path.resolve(file)}`).slice(0, 24)}`,
+      format: 'lm-eval',
+      formatVersion: null,
+      project: path.basename(path.dirname(path.resolve(file))),
+      experiment: experimentOf(task, null),
+      condition: {
+        name: 'unknown model',
+        role: null,
+        series: null,
+        level: null,
+        expect: {},
+        compareTo: [],
+        identityHash: null,
+      },
+      settings,
+      codeCommit: null,
+      startedAt: null,
+      finishedAt: null,
+      state: 'completed',
+      seed: null,
+      metrics: {},
+      metricDefinitions: {},
+      provenance: { producer: { name: 'lm-evaluation-harness' } },
+      warnings: [
+        `no results file beside ${name}, so this run has examples but no reported metrics, model or settings`,
+        ...warnings,
+      ],
+      examples: [...merger.docs.values()],
+    });
+  }
+  return runs;
+}
+
+/** A unit led by a samples file has no results file (scan.ts groups orphans that way). */
+export function isOrphanSamplesUnit(unit: SourceUnit): boolean {
+  return unit.files.length > 0 && unit.files.every((file) => samplesFileTask(path.basename(file)));
+}
+
+export async function importLmEval(
+  unit: SourceUnit,
+  ctx: ImportContext,
+  parsed?: unknown,
+): Promise<ImportedRun[]> {
+  const [resultsFile] = unit.files;
+  if (!resultsFile) throw new ImportProblem('no results file');
+  if (parsed === undefined && isOrphanSamplesUnit(unit)) return importOrphanSamples(unit, ctx);
+  const value = parsed ?? parsePythonJson(await readTextFile(resultsFile, { signal: ctx.signal }));
+  return importResults(unit, ctx, value);
 }

@@ -13,6 +13,21 @@ import { clip, compact, int, isRecord, jsonObject, num, str, utcIso } from './js
 import { describeType, seedOf } from './mechlens';
 
 /**
+ * The test suite a file ran: each test's vars and asserts, sorted, hashed. Two evals of the
+ * same tests (a new provider, a new prompt, a rerun) share it and so are one experiment;
+ * the evalId differs on every run and would keep them apart.
+ */
+function suiteKey(results: Record<string, unknown>[]): string {
+  const tests = new Set<string>();
+  for (const result of results) {
+    const testCase = isRecord(result.testCase) ? result.testCase : {};
+    const vars = testCase.vars ?? result.vars ?? null;
+    tests.add(canonicalJson({ vars, assert: testCase.assert ?? null }));
+  }
+  return sha256Text([...tests].sort().join('\n')).slice(0, 16);
+}
+
+/**
  * promptfoo `-o output.json` exports (FORMATS.md §4.3). Each result's `promptIdx` indexes the
  * summary's `prompts`, and promptfoo makes one entry there per prompt × provider pair, so one
  * promptIdx is one column of promptfoo's own results table: one run here.
@@ -157,7 +172,8 @@ export function importPromptfoo(value: unknown, src: { path: string }): Imported
 
   const evalId = str(file.evalId);
   const description = str(config.description);
-  const experimentKey = evalId ?? sha256Text(path.resolve(src.path)).slice(0, 16);
+  const runKey = evalId ?? sha256Text(path.resolve(src.path)).slice(0, 16);
+  const suite = suiteKey(summary.results as Record<string, unknown>[]);
   const distinctPrompts = new Set(
     promptList.map((p) => (isRecord(p) ? (str(p.id) ?? str(p.raw)) : null)),
   );
@@ -200,12 +216,12 @@ export function importPromptfoo(value: unknown, src: { path: string }): Imported
       settings.config = providerConfig;
       settings.params = compact({ prompt: promptLabel });
       return {
-        runId: `promptfoo-${sha256Text(`${experimentKey}|${column.promptIdx}|${provider.id}`).slice(0, 24)}`,
+        runId: `promptfoo-${sha256Text(`${runKey}|${column.promptIdx}|${provider.id}`).slice(0, 24)}`,
         format: 'promptfoo',
         formatVersion: String(summary.version),
         project: path.basename(path.dirname(path.resolve(src.path))),
         experiment: {
-          id: `promptfoo:${experimentKey}`,
+          id: `promptfoo:${suite}`,
           name: description ?? evalId ?? path.basename(src.path),
           question: null,
           claim: null,
