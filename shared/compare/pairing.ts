@@ -4,6 +4,7 @@
  */
 
 import { compareStrings, jsonEqual } from './canonical';
+import type { JsonValue } from '../model';
 import type { CompareExample, CompareRun, Coverage, ExampleChanges } from './types';
 
 export interface RunIndex {
@@ -156,9 +157,28 @@ export function outputChanged(reference: CompareExample, candidate: CompareExamp
   return reference.output !== candidate.output;
 }
 
-/** Per-example fields differ (canonical deep equality; a key on one side only is a change). */
+/**
+ * Per-example scalar fields differ (canonical equality; a key on one side only is a change).
+ * List and object fields are details behind a decision — per-choice log-likelihoods, per-epoch
+ * values — not the decision: they drift in late digits with batch size or hardware while every
+ * answer and score stays the same, so they are shown but never count as a change of behaviour.
+ */
 export function behaviorChanged(reference: CompareExample, candidate: CompareExample): boolean {
-  return !jsonEqual(reference.fields, candidate.fields);
+  const a = reference.fields;
+  const b = candidate.fields;
+  for (const key of Object.keys(a)) {
+    const value = a[key];
+    if (isDetail(value) && (b[key] === undefined || isDetail(b[key]))) continue;
+    if (!jsonEqual(value, b[key])) return true;
+  }
+  for (const key of Object.keys(b)) {
+    if (a[key] === undefined && !isDetail(b[key])) return true;
+  }
+  return false;
+}
+
+function isDetail(value: JsonValue | undefined): boolean {
+  return typeof value === 'object' && value !== null;
 }
 
 export function exampleChanges(pairing: Pairing): ExampleChanges {

@@ -73,6 +73,23 @@ describe('pairing', () => {
     });
   });
 
+  it('does not count list or object fields (per-choice scores, epochs) as a behaviour change', () => {
+    const run = (scores: number[], correct: boolean, extra = {}) =>
+      makeRun({
+        examples: [makeExample('q', { acc: correct, choice_loglikelihoods: scores, ...extra })],
+      });
+    const before = run([-1.2345678901, -3.5], true);
+    const drifted = run([-1.2345678912, -3.5000000001], true);
+    expect(exampleChanges(pairExamples(before, drifted)).behavior_changed).toEqual([]);
+    expect(exampleChanges(pairExamples(before, run([-1, -3], false))).behavior_changed).toEqual([
+      'q',
+    ]);
+    const withEpochs = run([-1, -3], true, { epochs: [{ epoch: 1 }] });
+    expect(exampleChanges(pairExamples(before, withEpochs)).behavior_changed).toEqual([]);
+    const scalarNow = run([-1, -3], true, { choice_loglikelihoods: 2 });
+    expect(exampleChanges(pairExamples(before, scalarNow)).behavior_changed).toEqual(['q']);
+  });
+
   it('pairs sorted and unsorted runs alike, and pairs the same two runs once', () => {
     const sorted = (run: CompareRun) =>
       makeRun({ ...run, examples: [...run.examples].sort((x, y) => (x.id < y.id ? -1 : 1)) });
