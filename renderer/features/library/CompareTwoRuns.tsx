@@ -2,8 +2,18 @@ import { useState } from 'react';
 import { useApp } from '../../store';
 import type { RunRow } from '../../store/library';
 
+/** What tells runs of one experiment apart: condition first, then run id and date. */
 function label(run: RunRow): string {
-  return `${run.experiment_id} · ${run.condition} · ${run.run_id}`;
+  const id = run.run_id.length > 14 ? `${run.run_id.slice(0, 14)}…` : run.run_id;
+  const when = run.finished_at ?? run.started_at;
+  return `${run.condition} · ${id}${when ? ` · ${when.slice(0, 10)}` : ''} · ${run.examples} examples`;
+}
+
+function byExperiment(runs: RunRow[]): [string, RunRow[]][] {
+  const groups = new Map<string, RunRow[]>();
+  for (const run of runs)
+    groups.set(run.experiment_id, [...(groups.get(run.experiment_id) ?? []), run]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
 function RunSelect(props: {
@@ -21,10 +31,14 @@ function RunSelect(props: {
         onChange={(e) => props.onChange(e.target.value)}
       >
         <option value="">Pick a run…</option>
-        {props.runs.map((run) => (
-          <option key={run.run_id} value={run.run_id} title={run.path ?? undefined}>
-            {label(run)}
-          </option>
+        {byExperiment(props.runs).map(([experiment, runs]) => (
+          <optgroup key={experiment} label={experiment}>
+            {runs.map((run) => (
+              <option key={run.run_id} value={run.run_id} title={run.path ?? undefined}>
+                {label(run)}
+              </option>
+            ))}
+          </optgroup>
         ))}
       </select>
     </label>

@@ -34,6 +34,10 @@ function FirstRun() {
   );
 }
 
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function runState(run: RunRow): string {
   if (run.missing) return 'missing';
   if (run.superseded) return 'superseded';
@@ -147,7 +151,7 @@ export function LibraryView() {
             value={search}
             onChange={(e) => setSearch(e.target.value)}
           />
-          <button className="secondary" onClick={() => setPicking(!picking)}>
+          <button className="secondary nowrap" onClick={() => setPicking(!picking)}>
             Compare two runs
           </button>
           <AddFolder />
@@ -167,10 +171,12 @@ export function LibraryView() {
                     </button>
                     <span className="muted mono">{experiment.id}</span>
                     <span className="muted">
-                      {experiment.conditions.size} conditions · {experiment.runs.length} runs ·{' '}
+                      {plural(experiment.conditions.size, 'condition')} ·{' '}
+                      {plural(experiment.runs.length, 'run')} ·{' '}
                       {[...new Set(experiment.runs.map((r) => r.format))].join(', ')}
                     </span>
-                    {meta?.referenceBasis === 'name' || meta?.referenceBasis === 'earliest' ? (
+                    {experiment.conditions.size > 1 &&
+                    (meta?.referenceBasis === 'name' || meta?.referenceBasis === 'earliest') ? (
                       <span
                         className="tag guessed"
                         title="Nothing in the files declares the reference: Pairwise guessed it. Change it in the Conditions view."
