@@ -25,7 +25,7 @@ import { importRepsRun } from './reps';
 export const importerVersions: Record<string, string> = {
   mechlens: '1',
   reps: '1',
-  inspect: '1',
+  inspect: '2',
   'lm-eval': '1',
   promptfoo: '1',
   jsonl: '1',
