@@ -70,26 +70,39 @@ function fieldLastSegment(field: string): string {
   return field.split(/[./]/).pop() ?? field;
 }
 
-/** The criteria of a pair of runs: one per field name seen in either run, sorted. */
+/**
+ * The criteria of a pair of runs: one per field name seen in either run, sorted. A field whose
+ * every value is a list or an object (such as the epochs of an Inspect sample) is detail shown
+ * with the example, not an outcome to classify.
+ */
 export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
-  // Per field: how many non-null values, and how many of them are pass/fail words or booleans.
-  const seen = new Map<string, { values: number; passFail: number; booleans: number }>();
+  // Per field: how many non-null values, and how many of them are pass/fail words, booleans,
+  // or lists and objects.
+  const seen = new Map<
+    string,
+    { values: number; passFail: number; booleans: number; structured: number }
+  >();
   for (const run of [reference, candidate]) {
     for (const example of run.examples) {
       for (const [field, value] of Object.entries(example.fields)) {
         let tally = seen.get(field);
         if (!tally) {
-          tally = { values: 0, passFail: 0, booleans: 0 };
+          tally = { values: 0, passFail: 0, booleans: 0, structured: 0 };
           seen.set(field, tally);
         }
         if (value === null || value === undefined) continue;
         tally.values++;
         if (typeof value === 'string' && passValue(value) !== null) tally.passFail++;
         if (typeof value === 'boolean') tally.booleans++;
+        if (typeof value === 'object') tally.structured++;
       }
     }
   }
-  return [...seen.keys()].sort(compareStrings).map((field) => {
+  const criteria = [...seen.keys()].filter((field) => {
+    const { values, structured } = seen.get(field)!;
+    return values === 0 || structured < values;
+  });
+  return criteria.sort(compareStrings).map((field) => {
     const { values, passFail, booleans } = seen.get(field)!;
     const a = declaredDirection(reference, field);
     const direction = a !== null && a === declaredDirection(candidate, field) ? a : null;
