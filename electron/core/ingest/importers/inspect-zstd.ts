@@ -53,6 +53,7 @@ function clampWindows(data: Uint8Array, limit: number): void {
     const magic = readUIntLE(data, at, 4);
     if (magic >>> 4 === 0x184d2a5) {
       // A skippable frame: 4-byte magic, 4-byte length, then that many ignored bytes.
+      if (data.length - at < 8) throw damaged('a frame is cut short');
       at += 8 + readUIntLE(data, at + 4, 4);
       continue;
     }
