@@ -187,6 +187,39 @@ describe('importInspectJson', () => {
     expect(run!.settings.generation).toEqual({ temperature: 1 });
   });
 
+  it('records every setting that can tell two logs of one task apart', () => {
+    const log = jsonLog({ samples: threeSamples, taskArgs: { shots: 5 } });
+    Object.assign(log.eval as Record<string, unknown>, {
+      task_version: '1.2',
+      sandbox: { type: 'docker', config: 'compose.yaml' },
+      model_base_url: 'http://localhost:11434',
+      solver: 'my_agent',
+      solver_args: { tools: ['bash'] },
+      dataset: { name: 'popularity', location: 'hf://x/popularity', revision: 'abc', samples: 9 },
+    });
+    const [run] = importInspectJson(log, { path: 'x/a.json' });
+    expect(run!.experiment?.id).toBe('popularity@1.2');
+    expect(run!.settings.model).toEqual({
+      id: 'openai/gpt-4o-mini',
+      base_url: 'http://localhost:11434',
+    });
+    expect(run!.settings.dataset).toEqual({
+      id: 'popularity',
+      location: 'hf://x/popularity',
+      revision: 'abc',
+      samples: 9,
+    });
+    expect(run!.settings.config).toMatchObject({
+      epochs: 1,
+      task_args: { shots: 5 },
+      task_version: '1.2',
+      solver: 'my_agent',
+      solver_args: { tools: ['bash'] },
+      plan: [{ solver: 'generate', params: {} }],
+      sandbox: { type: 'docker', config: 'compose.yaml' },
+    });
+  });
+
   it('refuses a value that is not an EvalLog', () => {
     expect(() => importInspectJson({ version: 2 }, { path: 'x.json' })).toThrow(ImportProblem);
   });
