@@ -140,6 +140,15 @@ describe('runChecks', () => {
     expect(evaluatedDiffers(list)).toBe(false);
   });
 
+  it('reports a different number of epochs as a config difference', () => {
+    const a = withSettings(ref, { config: { epochs: 1, limit: 3 } });
+    const b = withSettings(cand, { config: { epochs: 6, limit: 3 } });
+    expect(statusOf(checks(a, b), 'config.epochs')).toBe('differs');
+    expect(
+      statusOf(checks(a, withSettings(cand, { config: { epochs: 1 } })), 'config.epochs'),
+    ).toBe('matches');
+  });
+
   it('checks REPS params like config', () => {
     const a = withSettings(ref, { params: { lr: 0.1 } });
     const b = withSettings(cand, { params: { lr: 0.2, epochs: 3 } });

@@ -234,6 +234,22 @@ describe('criteria', () => {
     expect(summary[0]!.mcnemar).toEqual({ improved: 0, regressed: 1, p_value: 1 });
   });
 
+  it('leaves fields holding only lists or objects out of the criteria', () => {
+    const epochs = (output: string) => ({ count: 2, per_epoch: [{ epoch: 1, output }] });
+    const { rules, summary } = pair(
+      [
+        { match: 1, epochs: epochs('a'), pair: ['x', 'y'] },
+        { match: 0.5, epochs: null },
+      ],
+      [
+        { match: 0.5, epochs: epochs('b'), pair: ['x', 'z'] },
+        { match: 1, epochs: epochs('c') },
+      ],
+    );
+    expect(rules.map((rule) => rule.field)).toEqual(['match']);
+    expect(summary.map((criterion) => criterion.field)).toEqual(['match']);
+  });
+
   it('does not read an arbitrary boolean as pass/fail', () => {
     const { summary } = pair([{ refused: true }], [{ refused: false }], {});
     expect(summary[0]).toMatchObject({ kind: 'categorical', changed: 1 });

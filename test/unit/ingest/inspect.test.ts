@@ -88,6 +88,7 @@ describe('importInspectJson', () => {
     expect(run!.settings.config).toEqual({
       limit: 3,
       epochs: 1,
+      task_version: 0,
       plan: [{ solver: 'generate', params: {} }],
     });
     expect(run!.metricDefinitions['match/accuracy']).toMatchObject({
@@ -124,10 +125,9 @@ describe('importInspectJson', () => {
     ]);
   });
 
-  it('keys epochs as id#epoch, flattens dict scores and reads chat inputs and attachments', () => {
+  it('flattens dict scores and reads chat inputs and attachments', () => {
     const samples = [
-      evalSample({ id: 'q', epoch: 1, scores: { rubric: { tone: 0.5, facts: 'C' } } }),
-      evalSample({ id: 'q', epoch: 2, scores: { rubric: { tone: 1, facts: 'I' } } }),
+      evalSample({ id: 'q', scores: { rubric: { tone: 0.5, facts: 'C' } } }),
       evalSample({
         id: 'chat',
         input: [
@@ -147,10 +147,9 @@ describe('importInspectJson', () => {
     const [run] = importInspectJson(jsonLog({ samples }), { path: 'x/a.json' });
     expect(run!.examples.map((e) => [e.id, e.fields])).toEqual([
       ['q', { 'rubric/tone': 0.5, 'rubric/facts': 'C' }],
-      ['q#2', { 'rubric/tone': 1, 'rubric/facts': 'I' }],
       ['chat', { match: 'C' }],
     ]);
-    expect(run!.examples[2]).toMatchObject({
+    expect(run!.examples[1]).toMatchObject({
       input: 'Be nice.\n\nHi',
       error: 'RuntimeError: boom',
     });
@@ -186,6 +185,39 @@ describe('importInspectJson', () => {
     const [run] = importInspectJson(log, { path: 'x/a.json' });
     expect(run!.runId).toBe('runBBBBBBBBBBBBBBBBBBBB:taskCCCCCCCCCCCCCCCCCC');
     expect(run!.settings.generation).toEqual({ temperature: 1 });
+  });
+
+  it('records every setting that can tell two logs of one task apart', () => {
+    const log = jsonLog({ samples: threeSamples, taskArgs: { shots: 5 } });
+    Object.assign(log.eval as Record<string, unknown>, {
+      task_version: '1.2',
+      sandbox: { type: 'docker', config: 'compose.yaml' },
+      model_base_url: 'http://localhost:11434',
+      solver: 'my_agent',
+      solver_args: { tools: ['bash'] },
+      dataset: { name: 'popularity', location: 'hf://x/popularity', revision: 'abc', samples: 9 },
+    });
+    const [run] = importInspectJson(log, { path: 'x/a.json' });
+    expect(run!.experiment?.id).toBe('popularity@1.2');
+    expect(run!.settings.model).toEqual({
+      id: 'openai/gpt-4o-mini',
+      base_url: 'http://localhost:11434',
+    });
+    expect(run!.settings.dataset).toEqual({
+      id: 'popularity',
+      location: 'hf://x/popularity',
+      revision: 'abc',
+      samples: 9,
+    });
+    expect(run!.settings.config).toMatchObject({
+      epochs: 1,
+      task_args: { shots: 5 },
+      task_version: '1.2',
+      solver: 'my_agent',
+      solver_args: { tools: ['bash'] },
+      plan: [{ solver: 'generate', params: {} }],
+      sandbox: { type: 'docker', config: 'compose.yaml' },
+    });
   });
 
   it('refuses a value that is not an EvalLog', () => {
@@ -236,9 +268,12 @@ describe('importInspectEval', () => {
     expect(run.formatVersion).toBe('3');
     expect(run.examples.map((e) => [e.id, e.input, e.output])).toEqual([
       ['a', 'question a', 'first answer'],
-      ['a#2', 'question a', 'second answer'],
       ['no-completion', 'question no-completion', 'from the conversation'],
     ]);
+    expect(run.examples[0]!.fields.epochs).toMatchObject({
+      count: 2,
+      per_epoch: [{ output: 'first answer' }, { output: 'second answer' }],
+    });
     expect(run.warnings).toEqual([]);
   });
 

@@ -11,7 +11,8 @@ import {
 } from '../../../electron/core/ingest/read';
 import { countNonFinite } from '../../../electron/core/ingest/non-finite';
 import { ImportProblem } from '../../../electron/core/ingest/types';
-import { writeFile, zstdFrame } from '../../fixtures/formats';
+import { writeFile } from '../../fixtures/formats';
+import { zstdFrame } from '../../fixtures/zstd';
 import { tempDir } from '../../fixtures/tmp';
 
 let dir: string;
@@ -248,7 +249,11 @@ describe('readJsonLines', () => {
       Array.from({ length: 5000 }, (_, i) => JSON.stringify({ i, pad: 'x'.repeat(i % 50) })).join(
         '\n',
       ) + '\n';
-    const file = writeFile(dir, 'events.jsonl.zst', zstdFrame(Buffer.from(text), 1000));
+    const file = writeFile(
+      dir,
+      'events.jsonl.zst',
+      zstdFrame(Buffer.from(text), { blockSize: 1000 }),
+    );
     const { seen, warnings } = await collect(file);
     expect(seen).toHaveLength(5000);
     expect(seen[4999]).toEqual([{ i: 4999, pad: 'x'.repeat(4999 % 50) }, 5000]);
@@ -256,7 +261,7 @@ describe('readJsonLines', () => {
   });
 
   it('warns on a cut-off .zst stream and fails on a damaged one', async () => {
-    const frame = zstdFrame(Buffer.from('{"a":1}\n{"a":2}\n{"a":3}\n'), 8);
+    const frame = zstdFrame(Buffer.from('{"a":1}\n{"a":2}\n{"a":3}\n'), { blockSize: 8 });
     const cut = writeFile(dir, 'cut.jsonl.zst', frame.subarray(0, frame.length - 10));
     const { seen, warnings } = await collect(cut);
     expect(seen.length).toBeGreaterThanOrEqual(1);

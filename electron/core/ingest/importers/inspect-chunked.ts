@@ -3,7 +3,7 @@ import { isRecord } from './json-values';
 import { BrokenEntry, type ZipArchive } from './inspect-zip';
 
 /**
- * Chunked samples (Inspect `log/_recorders/chunked/`, FORMATS.md §4.1): a sample lives under
+ * Chunked samples (Inspect `log/_recorders/chunked/`; see docs/formats-inspect.md): a sample lives under
  * `samples/{id}_epoch_{epoch}/` as a shell `sample.json` plus index-addressed sequences
  * (`messages/{start}.json`, `attachments/{start}.json`, events, calls), each chunk named by the
  * index of its first item. The shell has everything but messages, events, metadata and

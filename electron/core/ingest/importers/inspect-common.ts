@@ -3,7 +3,7 @@ import { isRecord, jsonValue, str } from './json-values';
 
 /**
  * Inspect AI shapes shared by the Inspect importer and by REPS runs of Inspect programs, which
- * vendor Inspect's message and score types (FORMATS.md §2.2, §4.1).
+ * vendor Inspect's message and score types (docs/formats-inspect.md).
  */
 
 /** Maps an `attachment://…` reference to its text; identity when there is nothing to resolve. */
@@ -72,7 +72,7 @@ export function targetText(target: unknown): string | null {
   return null;
 }
 
-/** FORMATS.md §0: epoch 1 keeps the bare id so single-epoch runs match other formats. */
+/** REPS runs of Inspect programs: epoch 1 keeps the bare id so single-epoch runs match other formats. */
 export function exampleId(id: string | number, epoch: number | null): string {
   return epoch !== null && epoch > 1 ? `${id}#${epoch}` : String(id);
 }

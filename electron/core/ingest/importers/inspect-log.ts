@@ -6,8 +6,8 @@ import type {
   MetricDefinition,
   RunState,
 } from '../../../../shared/model';
+import { epochsOf, mergeEpochs, reducerOf, type EpochRecord } from './inspect-epochs';
 import {
-  exampleId,
   fieldNamesOf,
   lastAssistantText,
   meanOfField,
@@ -40,24 +40,29 @@ export function attachmentResolver(attachments: unknown): Resolve {
   };
 }
 
-/** An EvalSample (or a sample summary, which lacks output and messages) as one example. */
-export function sampleToExample(
+/** An EvalSample (or a sample summary, which lacks output and messages) as one epoch. */
+export function sampleToEpoch(
   sample: Record<string, unknown>,
   resolve: Resolve,
-): ImportedExample | null {
+): EpochRecord | null {
   const id = sample.id;
   if (typeof id !== 'string' && typeof id !== 'number') return null;
   const error = isRecord(sample.error) ? str(sample.error.message) : str(sample.error);
   return {
-    id: exampleId(id, int(sample.epoch)),
-    input:
-      typeof sample.input === 'string'
-        ? resolve(sample.input)
-        : messagesText(sample.input, resolve),
-    output: outputText(sample.output, resolve) || lastAssistantText(sample.messages, resolve),
-    fields: scoreFields(sample.scores),
-    target: typeof sample.target === 'string' ? resolve(sample.target) : targetText(sample.target),
-    error,
+    example: {
+      id: String(id),
+      input:
+        typeof sample.input === 'string'
+          ? resolve(sample.input)
+          : messagesText(sample.input, resolve),
+      output: outputText(sample.output, resolve) || lastAssistantText(sample.messages, resolve),
+      fields: scoreFields(sample.scores),
+      target:
+        typeof sample.target === 'string' ? resolve(sample.target) : targetText(sample.target),
+      error,
+    },
+    epoch: int(sample.epoch) ?? 1,
+    scores: sample.scores,
   };
 }
 
@@ -104,19 +109,24 @@ function isOperational(key: string): boolean {
 function evalConfig(
   spec: Record<string, unknown>,
   plan: Record<string, unknown>,
+  epochs: number | null,
 ): JsonObject | null {
   const config: JsonObject = {};
   for (const [key, value] of Object.entries(jsonObject(spec.config) ?? {})) {
     if (!isOperational(key)) config[key] = value;
   }
-  // task_args and the solver chain (with its prompts) shape the eval as much as the config.
+  // task_args, the solver chain (with its prompts), the task's version and the sandbox shape
+  // the eval as much as the config; the number of epochs changes what each score means.
   Object.assign(
     config,
     compact({
+      epochs,
       task_args: nonEmptyObject(spec.task_args),
+      task_version: spec.task_version,
       solver: spec.solver,
       solver_args: nonEmptyObject(spec.solver_args),
       plan: Array.isArray(plan.steps) && plan.steps.length > 0 ? plan.steps : null,
+      sandbox: spec.sandbox,
     }),
   );
   return nonEmptyObject(config);
@@ -143,6 +153,7 @@ function conditionName(
 }
 
 function metricsOf(
+  log: Record<string, unknown>,
   results: Record<string, unknown>,
   examples: ImportedExample[],
 ): { metrics: JsonObject; definitions: Record<string, MetricDefinition> } {
@@ -158,11 +169,16 @@ function metricsOf(
       const metricName = str(metric.name) ?? key;
       const full = `${name}/${metricName}`;
       metrics[full] = jsonValue(metric.value);
+      // A score's field holds its first reducer's values; another reducer's metric is not
+      // their mean.
+      const ofField = !str(score.reducer) || score.reducer === reducerOf(log, name);
       // Scorer, reducer and params are part of the definition, so runs scored differently
       // (another grader prompt, another reducer) show a definition mismatch.
       definitions[full] = {
         direction: null,
-        example_field: meanOfField(metricName, [name, `${scorer}/${name}`], fieldNames),
+        example_field: ofField
+          ? meanOfField(metricName, [name, `${scorer}/${name}`], fieldNames)
+          : null,
         ...compact({
           scorer,
           reducer: score.reducer,
@@ -176,16 +192,18 @@ function metricsOf(
 }
 
 /**
- * An EvalLog header (FORMATS.md §4.1) plus its examples as one run. Experiment = the task (a
+ * An EvalLog header plus its examples as one run. Experiment = the task (a
  * new task_version is a new experiment: its samples or scoring changed); project = the folder
  * the log sits in, the way people group their evals on disk.
  */
 export function buildInspectRun(
   log: Record<string, unknown>,
   path: string,
-  examples: ImportedExample[],
+  epochs: EpochRecord[],
+  reductions: unknown,
   warnings: string[],
 ): ImportedRun {
+  const examples = mergeEpochs(epochs, log, reductions, warnings);
   const spec = isRecord(log.eval) ? log.eval : {};
   const plan = isRecord(log.plan) ? log.plan : {};
   const stats = isRecord(log.stats) ? log.stats : {};
@@ -218,7 +236,7 @@ export function buildInspectRun(
   const runId =
     str(spec.eval_id) ??
     ([str(spec.run_id), str(spec.task_id)].filter(Boolean).join(':') || basename(path));
-  const { metrics, definitions } = metricsOf(results, examples);
+  const { metrics, definitions } = metricsOf(log, results, examples);
 
   return {
     runId,
@@ -247,11 +265,13 @@ export function buildInspectRun(
         id: model,
         args: nonEmptyObject(spec.model_args),
         roles: nonEmptyObject(spec.model_roles),
+        base_url: spec.model_base_url,
       }),
       dataset: nonEmptyObject(
         compact({
           id: str(dataset.name) ?? str(dataset.location),
           location: dataset.location,
+          revision: dataset.revision,
           samples: dataset.samples,
           shuffled: dataset.shuffled,
         }),
@@ -259,7 +279,7 @@ export function buildInspectRun(
       sae: null,
       intervention: null,
       generation,
-      config: evalConfig(spec, plan),
+      config: evalConfig(spec, plan, epochsOf(log, epochs)),
       params: null,
     },
     codeCommit: revision ? str(revision.commit) : null,

@@ -2,9 +2,10 @@ import { constants } from 'node:buffer';
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
-import { fromBuffer, open, type Entry, type ZipFile } from 'yauzl';
+import { fromBuffer, open, type Entry, type ZipFile, type ZipFileOptions } from 'yauzl';
 import { describeFsError, parsePythonJson } from '../read';
 import { ImportProblem, type ImportContext } from '../types';
+import { ExpandsBeyond, unzstd, ZSTD_METHOD } from './inspect-zstd';
 
 const MAX_ENTRY_BYTES = 2 * 1024 ** 3;
 /** Small entries may compress extremely well (runs of spaces in JSON); only big ones are bombs. */
@@ -133,7 +134,9 @@ export class ZipArchive {
   }
 
   private async compressedBytes(entry: Entry): Promise<Buffer> {
-    const raw = { decompress: false, decrypt: null, start: null, end: null };
+    // yauzl 3's way to get any entry's bytes as stored, whatever the method (its older
+    // `decompress: false` is refused for stored and zstd entries); @types/yauzl predates it.
+    const raw = { decodeFileData: false } as unknown as ZipFileOptions;
     const stream = await new Promise<Readable>((resolve, reject) =>
       this.zip.openReadStream(entry, raw, (error, readable) =>
         error ? reject(error) : resolve(readable),
@@ -161,9 +164,9 @@ export class ZipArchive {
       );
     }
     const method = entry.compressionMethod;
-    if (method !== 0 && method !== 8) {
+    if (method !== 0 && method !== 8 && method !== ZSTD_METHOD) {
       throw new BrokenEntry(
-        `${name} uses zip compression method ${method}; only stored and deflate entries can be read.`,
+        `${name} uses zip compression method ${method}; only stored, deflate and zstd entries can be read.`,
         'inspect',
       );
     }
@@ -172,10 +175,16 @@ export class ZipArchive {
     try {
       const packed = await this.compressedBytes(entry);
       data =
-        method === 0 ? packed : inflateRawSync(packed, { maxOutputLength: Math.max(1, declared) });
+        method === 0
+          ? packed
+          : method === 8
+            ? inflateRawSync(packed, { maxOutputLength: Math.max(1, declared) })
+            : unzstd(packed, declared);
     } catch (error) {
       const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
-      if (code === 'ERR_BUFFER_TOO_LARGE') throw beyondDeclared(name, declared);
+      if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof ExpandsBeyond) {
+        throw beyondDeclared(name, declared);
+      }
       // The directory was readable, so only this entry is damaged; callers may skip a sample.
       throw new BrokenEntry(`${unreadable(error).message} (in ${name})`, 'inspect');
     }

@@ -1,12 +1,13 @@
-import type { ImportedExample, ImportedRun } from '../../../../shared/model';
+import type { ImportedRun } from '../../../../shared/model';
 import { ImportProblem, type ImportContext } from '../types';
 import { chunkedPrefixes, readChunkedSample } from './inspect-chunked';
-import { dedupeExamples, noAttachments, type Resolve } from './inspect-common';
-import { attachmentResolver, buildInspectRun, NO_SAMPLES, sampleToExample } from './inspect-log';
+import { noAttachments, type Resolve } from './inspect-common';
+import type { EpochRecord } from './inspect-epochs';
+import { attachmentResolver, buildInspectRun, NO_SAMPLES, sampleToEpoch } from './inspect-log';
 import { BrokenEntry, ZipArchive } from './inspect-zip';
 import { isRecord } from './json-values';
 
-/** FORMATS.md §5: an EvalLog has a numeric version and an EvalSpec with task and model. */
+/** An EvalLog has a numeric version and an EvalSpec with task and model. */
 export function isInspectJsonLog(value: unknown): boolean {
   return (
     isRecord(value) &&
@@ -17,20 +18,20 @@ export function isInspectJsonLog(value: unknown): boolean {
   );
 }
 
-function toExamples(
+function toEpochs(
   samples: unknown[],
   resolveOf: (sample: Record<string, unknown>) => Resolve,
   warnings: string[],
-): ImportedExample[] {
-  const examples: ImportedExample[] = [];
+): EpochRecord[] {
+  const epochs: EpochRecord[] = [];
   let withoutId = 0;
   for (const sample of samples) {
-    const example = isRecord(sample) ? sampleToExample(sample, resolveOf(sample)) : null;
-    if (example) examples.push(example);
+    const epoch = isRecord(sample) ? sampleToEpoch(sample, resolveOf(sample)) : null;
+    if (epoch) epochs.push(epoch);
     else withoutId += 1;
   }
   if (withoutId > 0) warnings.push(`${withoutId} sample(s) have no id and were skipped`);
-  return dedupeExamples(examples, warnings);
+  return epochs;
 }
 
 export function importInspectJson(value: unknown, src: { path: string }): ImportedRun[] {
@@ -40,12 +41,11 @@ export function importInspectJson(value: unknown, src: { path: string }): Import
   const warnings: string[] = [];
   const samples = Array.isArray(value.samples) ? value.samples : [];
   if (samples.length === 0) warnings.push(NO_SAMPLES);
-  const examples = toExamples(
-    samples,
-    (sample) => attachmentResolver(sample.attachments),
-    warnings,
-  );
-  return [buildInspectRun(value, src.path, examples, warnings)];
+  const epochs = toEpochs(samples, (sample) => attachmentResolver(sample.attachments), warnings);
+  // Logs before ~0.3.40 kept the reduced scores in the results.
+  const results = isRecord(value.results) ? value.results : {};
+  const reductions = value.reductions ?? results.sample_reductions;
+  return [buildInspectRun(value, src.path, epochs, reductions, warnings)];
 }
 
 /**
@@ -95,7 +95,7 @@ async function readSummaries(archive: ZipArchive): Promise<unknown[]> {
   return summaries;
 }
 
-async function readSamples(archive: ZipArchive, warnings: string[]): Promise<ImportedExample[]> {
+async function readSamples(archive: ZipArchive, warnings: string[]): Promise<EpochRecord[]> {
   const names = archive.names();
   const chunked = new Set(chunkedPrefixes(names));
   const insideChunked = (name: string): boolean => {
@@ -119,10 +119,10 @@ async function readSamples(archive: ZipArchive, warnings: string[]): Promise<Imp
     warnings.push(
       `the log stores no sample files: ${summaries.length} example(s) were built from its sample summaries (input, target and scores, no output)`,
     );
-    return toExamples(summaries, () => noAttachments, warnings);
+    return toEpochs(summaries, () => noAttachments, warnings);
   }
 
-  const examples: ImportedExample[] = [];
+  const epochs: EpochRecord[] = [];
   const broken: string[] = [];
   let withoutId = 0;
   for (const name of sources) {
@@ -130,8 +130,8 @@ async function readSamples(archive: ZipArchive, warnings: string[]): Promise<Imp
       const { sample, resolve } = chunked.has(name)
         ? await readChunkedSample(archive, name)
         : await readMonolith(archive, name);
-      const example = sampleToExample(sample, resolve);
-      if (example) examples.push(example);
+      const epoch = sampleToEpoch(sample, resolve);
+      if (epoch) epochs.push(epoch);
       else withoutId += 1;
     } catch (error) {
       if (!(error instanceof BrokenEntry)) throw error;
@@ -144,7 +144,21 @@ async function readSamples(archive: ZipArchive, warnings: string[]): Promise<Imp
     );
   }
   if (withoutId > 0) warnings.push(`${withoutId} sample(s) have no id and were skipped`);
-  return dedupeExamples(examples, warnings);
+  return epochs;
+}
+
+/** Finished logs hold each score's per-sample values reduced over the epochs. */
+async function readReductions(archive: ZipArchive, warnings: string[]): Promise<unknown> {
+  if (!archive.has('reductions.json')) return null;
+  try {
+    return await archive.readJson('reductions.json');
+  } catch (error) {
+    if (!(error instanceof BrokenEntry)) throw error;
+    warnings.push(
+      `reductions.json could not be read (${error.message}): scores over several epochs were reduced by Pairwise`,
+    );
+    return null;
+  }
 }
 
 async function readMonolith(
@@ -156,14 +170,15 @@ async function readMonolith(
   return { sample, resolve: attachmentResolver(sample.attachments) };
 }
 
-/** A `.eval` log (a zip, FORMATS.md §4.1), finished or still being written, as one run. */
+/** A `.eval` log (a zip; docs/formats-inspect.md), finished or still being written, as one run. */
 export async function importInspectEval(path: string, ctx: ImportContext): Promise<ImportedRun[]> {
   const archive = await ZipArchive.open(path, ctx);
   try {
     const header = await readHeader(archive);
     const warnings: string[] = [];
-    const examples = await readSamples(archive, warnings);
-    return [buildInspectRun(header, path, examples, warnings)];
+    const epochs = await readSamples(archive, warnings);
+    const reductions = await readReductions(archive, warnings);
+    return [buildInspectRun(header, path, epochs, reductions, warnings)];
   } finally {
     archive.close();
   }
