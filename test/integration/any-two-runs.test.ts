@@ -3,44 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/compare/types';
 import { runCli } from '../fixtures/cli';
 import { writeFile } from '../fixtures/formats';
-import { evalSample, jsonLog } from '../fixtures/inspect';
+import { SAME_MODEL as MODEL, writeSameModelLog as writeLog } from '../fixtures/same-model-logs';
 import { tempDir } from '../fixtures/tmp';
-
-/** The Inspect importer's name: the model and its generate config. */
-const MODEL = 'openai/gpt-4o-mini temperature=0.5';
 
 let cleanup = () => undefined as void;
 afterEach(() => cleanup());
-
-interface LogSpec {
-  evalId: string;
-  taskId: string;
-  commit: string;
-  startedAt: string;
-  task?: string;
-  model?: string;
-  samples?: number;
-  changed?: string[];
-}
-
-/** An Inspect JSON log; `changed` sample ids answer differently from the other logs. */
-function writeLog(dir: string, name: string, spec: LogSpec): string {
-  const ids = Array.from({ length: spec.samples ?? 5 }, (_, i) => `s${i + 1}`);
-  const log = jsonLog({
-    evalId: spec.evalId,
-    model: spec.model,
-    samples: ids.map((id) =>
-      evalSample({ id, output: spec.changed?.includes(id) ? `a new answer to ${id}` : undefined }),
-    ),
-  });
-  const evalSpec = log.eval as Record<string, unknown>;
-  evalSpec.task_id = spec.taskId;
-  evalSpec.task = spec.task ?? 'popularity';
-  evalSpec.revision = { type: 'git', origin: 'o', commit: spec.commit };
-  (log.stats as Record<string, unknown>).started_at = spec.startedAt;
-  (log.stats as Record<string, unknown>).completed_at = spec.startedAt;
-  return writeFile(dir, name, JSON.stringify(log));
-}
 
 interface RunJson {
   run_id: string;
@@ -154,7 +121,9 @@ describe('runs are never hidden, and any two runs compare', () => {
     ]);
     expect(result.status).toBe(0);
     const report = JSON.parse(result.stdout) as Report;
-    expect(report.experiment.reference).toBe(`${MODEL} revision=bbbbbbb`);
+    // The words both names share go to the title; each side keeps what tells it apart.
+    expect(report.experiment.reference).toBe('revision=bbbbbbb');
+    expect(report.experiment.name).toBe(`popularity · ${MODEL} · evalB vs evalA`);
     expect(report.comparisons).toHaveLength(1);
     const [comparison] = report.comparisons;
     expect(comparison!.candidate.run_id).toBe('evalA');
@@ -192,8 +161,8 @@ describe('runs are never hidden, and any two runs compare', () => {
     });
     const result = runCli(['compare', lib.first, copy, '--format', 'json']);
     const report = JSON.parse(result.stdout) as Report;
-    expect(report.comparisons[0]!.reference.condition).toMatch(/\(baseline\)$/);
-    expect(report.comparisons[0]!.candidate.condition).toMatch(/\(candidate\)$/);
+    expect(report.comparisons[0]!.reference.condition).toBe('baseline');
+    expect(report.comparisons[0]!.candidate.condition).toBe('candidate');
     expect(report.comparisons[0]!.examples.output_changed).toEqual(['s1', 's3']);
   });
 

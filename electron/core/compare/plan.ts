@@ -48,8 +48,7 @@ export function planComparison(
 
 /**
  * Any two runs, whatever their experiments: the baseline is the reference, the candidate the
- * one compared with it. Each keeps its condition name; where the names are equal (two runs of
- * one condition) they are told apart as baseline and candidate.
+ * one compared with it, each named by what tells its condition apart from the other's.
  */
 export function planPair(
   db: Db,
@@ -67,18 +66,24 @@ export function planPair(
   };
   const baseline = find(baselineId);
   const candidate = find(candidateId);
-  const same = baseline.condition === candidate.condition;
-  const baselineName = same ? `${baseline.condition} (baseline)` : baseline.condition;
-  const candidateName = same ? `${candidate.condition} (candidate)` : candidate.condition;
+  const names = pairNames(baseline.condition, candidate.condition);
+  const baselineName = names.baseline;
+  const candidateName = names.candidate;
   const sameExperiment = baseline.experiment_id === candidate.experiment_id;
   return {
     experimentId: pairExperimentId(baselineId, candidateId),
     experiment: {
       id: pairExperimentId(baselineId, candidateId),
       project: baseline.project === candidate.project ? baseline.project : 'runs',
-      name: sameExperiment
-        ? `${baseline.experiment_id}: ${baselineId} vs ${candidateId}`
-        : `${baseline.experiment_id} (${baselineId}) vs ${candidate.experiment_id} (${candidateId})`,
+      name: [
+        sameExperiment
+          ? baseline.experiment_id
+          : `${baseline.experiment_id} vs ${candidate.experiment_id}`,
+        names.shared,
+        `${baselineId} vs ${candidateId}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
       question: null,
       claim: null,
       deviations: [],
@@ -93,4 +98,25 @@ export function planPair(
     ],
     referenceReplicates: [],
   };
+}
+
+/**
+ * Short names for two runs' conditions: the words they share go to the title, each side keeps
+ * what tells it apart (`revision=bb83546` vs `revision=de1d065`). Equal names become
+ * `baseline` and `candidate`.
+ */
+export function pairNames(
+  baseline: string,
+  candidate: string,
+): { baseline: string; candidate: string; shared: string } {
+  const a = baseline.split(' ');
+  const b = candidate.split(' ');
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  const shared = a.slice(0, k).join(' ');
+  const ownA = a.slice(k).join(' ');
+  const ownB = b.slice(k).join(' ');
+  if (ownA === '' && ownB === '') return { baseline: 'baseline', candidate: 'candidate', shared };
+  if (ownA === '' || ownB === '') return { baseline, candidate, shared: '' };
+  return { baseline: ownA, candidate: ownB, shared };
 }

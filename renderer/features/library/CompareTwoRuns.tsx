@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { useApp } from '../../store';
 import type { RunRow } from '../../store/library';
 
-/** What tells runs of one experiment apart: condition first, then run id and date. */
+/** What tells runs of one experiment apart: when it ran, its condition, its id and size. */
 function label(run: RunRow): string {
   const id = run.run_id.length > 14 ? `${run.run_id.slice(0, 14)}…` : run.run_id;
   const when = run.finished_at ?? run.started_at;
-  return `${run.condition} · ${id}${when ? ` · ${when.slice(0, 10)}` : ''} · ${run.examples} examples`;
+  return `${when ? `${when.slice(0, 16).replace('T', ' ')} · ` : ''}${run.condition} · ${id} · ${run.examples} examples`;
 }
 
 function byExperiment(runs: RunRow[]): [string, RunRow[]][] {
@@ -23,8 +23,8 @@ function RunSelect(props: {
   onChange(value: string): void;
 }) {
   return (
-    <label className="inline">
-      {props.label}
+    <label className="run-select">
+      <span>{props.label}</span>
       <select
         aria-label={props.label}
         value={props.value}
@@ -60,15 +60,19 @@ export function CompareTwoRuns({ onClose }: { onClose(): void }) {
     <section className="compare-two card" aria-label="Compare two runs">
       <RunSelect label="Baseline" runs={runs} value={baseline} onChange={setBaseline} />
       <RunSelect label="Candidate" runs={runs} value={candidate} onChange={setCandidate} />
-      <button disabled={!ready} onClick={() => compareRuns({ baseline, candidate })}>
-        Compare
-      </button>
-      <button className="secondary" onClick={onClose}>
-        Cancel
-      </button>
-      {baseline !== '' && baseline === candidate ? (
-        <span className="muted small">Pick two different runs.</span>
-      ) : null}
+      <div className="actions">
+        <button disabled={!ready} onClick={() => compareRuns({ baseline, candidate })}>
+          Compare
+        </button>
+        <button className="secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <span className="muted small">
+          {baseline !== '' && baseline === candidate
+            ? 'Pick two different runs.'
+            : 'The baseline is the reference side, whatever the experiments and roles.'}
+        </span>
+      </div>
     </section>
   );
 }
