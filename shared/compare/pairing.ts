@@ -166,14 +166,16 @@ export function outputChanged(reference: CompareExample, candidate: CompareExamp
 export function behaviorChanged(reference: CompareExample, candidate: CompareExample): boolean {
   const a = reference.fields;
   const b = candidate.fields;
-  for (const key of Object.keys(a)) {
-    const value = a[key];
-    if (isDetail(value) && (b[key] === undefined || isDetail(b[key]))) continue;
-    if (!jsonEqual(value, b[key])) return true;
-  }
-  for (const key of Object.keys(b)) {
-    if (a[key] === undefined && !isDetail(b[key])) return true;
-  }
+  const differs = (key: string): boolean => {
+    const x = a[key];
+    const y = b[key];
+    if ((x === undefined || isDetail(x)) && (y === undefined || isDetail(y))) return false;
+    // A key on one side only is a change, even with a null value.
+    if (x === undefined || y === undefined) return true;
+    return !jsonEqual(x, y);
+  };
+  for (const key of Object.keys(a)) if (differs(key)) return true;
+  for (const key of Object.keys(b)) if (!(key in a) && differs(key)) return true;
   return false;
 }
 

@@ -88,6 +88,10 @@ describe('pairing', () => {
     expect(exampleChanges(pairExamples(before, withEpochs)).behavior_changed).toEqual([]);
     const scalarNow = run([-1, -3], true, { choice_loglikelihoods: 2 });
     expect(exampleChanges(pairExamples(before, scalarNow)).behavior_changed).toEqual(['q']);
+    // Either way round: a null on one side only is a change from both sides.
+    const withNull = run([-1, -3], true, { label: null });
+    expect(exampleChanges(pairExamples(before, withNull)).behavior_changed).toEqual(['q']);
+    expect(exampleChanges(pairExamples(withNull, before)).behavior_changed).toEqual(['q']);
   });
 
   it('pairs sorted and unsorted runs alike, and pairs the same two runs once', () => {
