@@ -111,3 +111,16 @@ export function emptySettings(): RunSettings {
     params: null,
   };
 }
+
+/** The condition of a run whose file declares no role, series or expectation: a name only. */
+export function namedCondition(name: string): ImportedCondition {
+  return {
+    name,
+    role: null,
+    series: null,
+    level: null,
+    expect: {},
+    compareTo: [],
+    identityHash: null,
+  };
+}

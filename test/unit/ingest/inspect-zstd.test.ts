@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importInspectEval } from '../../../electron/core/ingest/importers/inspect';
 import {
@@ -10,35 +7,16 @@ import {
   PACKED_SAMPLE,
   packedSampleEntry,
   writeEvalLog,
-  zipBytes,
   type ZipEntry,
 } from '../../fixtures/inspect';
+import { importContext, inspectScratch, threeSamples } from '../../fixtures/inspect-scratch';
 import { zstdFrame } from '../../fixtures/zstd';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-inspect-zstd-'));
-let counter = 0;
-const ctx = () => ({ signal: new AbortController().signal });
-const file = () => path.join(root, `log-${++counter}.eval`);
+const scratch = inspectScratch('pairwise-inspect-zstd-');
+const { file, writeZip, importEval } = scratch;
+const ctx = importContext;
 
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-const threeSamples = [
-  evalSample({ id: 1, output: 'Yes', scores: { match: 'C' } }),
-  evalSample({ id: 2, output: 'No', scores: { match: 'I' } }),
-  evalSample({ id: 3, output: 'No', scores: { match: 'C' }, target: ['No', 'Nope'] }),
-];
-
-async function importEval(file: string) {
-  const runs = await importInspectEval(file, ctx());
-  expect(runs).toHaveLength(1);
-  return runs[0]!;
-}
-
-function writeZip(entries: ZipEntry[]): string {
-  const target = file();
-  fs.writeFileSync(target, zipBytes(entries));
-  return target;
-}
+afterAll(scratch.cleanup);
 
 describe('importInspectEval with zstd entries (Inspect 0.3.206 and later)', () => {
   const zstdEntries = (samples = threeSamples): ZipEntry[] =>

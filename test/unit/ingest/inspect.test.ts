@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -16,35 +15,14 @@ import {
   jsonLog,
   writeEvalLog,
   zipBytes,
-  type ZipEntry,
 } from '../../fixtures/inspect';
+import { importContext, inspectScratch, threeSamples } from '../../fixtures/inspect-scratch';
 
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-inspect-'));
-const logs = path.join(root, 'my-evals');
-fs.mkdirSync(logs);
-let counter = 0;
-const ctx = () => ({ signal: new AbortController().signal });
-const file = (ext = 'eval') => path.join(logs, `log-${++counter}.${ext}`);
+const scratch = inspectScratch('pairwise-inspect-');
+const { logs, file, writeZip, importEval } = scratch;
+const ctx = importContext;
 
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-const threeSamples = [
-  evalSample({ id: 1, output: 'Yes', scores: { match: 'C' } }),
-  evalSample({ id: 2, output: 'No', scores: { match: 'I' } }),
-  evalSample({ id: 3, output: 'No', scores: { match: 'C' }, target: ['No', 'Nope'] }),
-];
-
-async function importEval(file: string) {
-  const runs = await importInspectEval(file, ctx());
-  expect(runs).toHaveLength(1);
-  return runs[0]!;
-}
-
-function writeZip(entries: ZipEntry[]): string {
-  const target = file();
-  fs.writeFileSync(target, zipBytes(entries));
-  return target;
-}
+afterAll(scratch.cleanup);
 
 describe('isInspectJsonLog', () => {
   it('recognises an EvalLog and nothing else', () => {

@@ -1,10 +1,11 @@
 import { basename, dirname } from 'node:path';
-import type {
-  ImportedExample,
-  ImportedRun,
-  JsonObject,
-  MetricDefinition,
-  RunState,
+import {
+  namedCondition,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type MetricDefinition,
+  type RunState,
 } from '../../../../shared/model';
 import { epochsOf, mergeEpochs, reducerOf, type EpochRecord } from './inspect-epochs';
 import {
@@ -251,15 +252,7 @@ export function buildInspectRun(
       deviations: [],
       reproduces: null,
     },
-    condition: {
-      name: conditionName(model, spec, generation),
-      role: null,
-      series: null,
-      level: null,
-      expect: {},
-      compareTo: [],
-      identityHash: null,
-    },
+    condition: namedCondition(conditionName(model, spec, generation)),
     settings: {
       model: compact({
         id: model,

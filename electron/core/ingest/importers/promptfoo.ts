@@ -1,6 +1,7 @@
 import path from 'node:path';
 import {
   emptySettings,
+  namedCondition,
   type ImportedExample,
   type ImportedRun,
   type JsonObject,
@@ -228,15 +229,7 @@ export function importPromptfoo(value: unknown, src: { path: string }): Imported
           deviations: [],
           reproduces: null,
         },
-        condition: {
-          name,
-          role: null,
-          series: null,
-          level: null,
-          expect: {},
-          compareTo: [],
-          identityHash: null,
-        },
+        condition: namedCondition(name),
         settings,
         codeCommit: null,
         startedAt: utcIso(summary.timestamp) ?? utcIso(metadata.evaluationCreatedAt),
