@@ -12,7 +12,7 @@ import path from 'node:path';
 import { MIN_PAIRED_N, pairedDifference, type PairedSample } from '../../shared/compare/paired';
 import { Xoshiro128 } from '../../shared/compare/rng';
 import { sha256Hex } from '../../shared/compare/sha256';
-import { COVERAGE_END, COVERAGE_START } from './coverage-section';
+import { COVERAGE_END, COVERAGE_START, withCoverageSection } from './coverage-section';
 
 const NS = [5, 10, 30, 100, 1000];
 /** Sign patterns for the p-value past its exact paths; the product's default is 10,000. */
@@ -189,17 +189,6 @@ export function renderCoverage(cells: CoverageCell[], experiments: number): stri
     COVERAGE_END,
     '',
   ].join('\n');
-}
-
-/** Puts the section into the document in place of the previous one, or at its end. */
-export function withCoverageSection(document: string, section: string): string {
-  const start = document.indexOf(COVERAGE_START);
-  const end = document.indexOf(COVERAGE_END);
-  if (start >= 0 && end > start) {
-    const after = document.slice(end + COVERAGE_END.length).replace(/^\n+/, '');
-    return `${document.slice(0, start)}${section}${after}`;
-  }
-  return `${document.trimEnd()}\n\n${section}`;
 }
 
 function main(): void {
