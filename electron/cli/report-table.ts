@@ -82,10 +82,12 @@ export function reportTable(report: Report): string {
             `  ${m.name}`,
             num(m.reported.difference),
             num(m.paired?.difference),
-            m.paired?.ci95 ? `[${num(m.paired.ci95[0])}, ${num(m.paired.ci95[1])}]` : 'no interval',
+            (m.paired?.ci95
+              ? `[${num(m.paired.ci95[0])}, ${num(m.paired.ci95[1])}]`
+              : 'no interval') + (m.paired?.small_n ? ' (small n — treat as a rough guide)' : ''),
             m.paired ? String(m.paired.n) : '—',
             m.expect ?? '—',
-            m.verdict ?? '—',
+            m.verdict === 'too_few_examples' ? 'too few examples' : (m.verdict ?? '—'),
           ]),
         ]),
       );

@@ -10,7 +10,7 @@ export interface ForestRow {
   difference: number | null;
   ci95: [number, number] | null;
   /** Whole interval on the expected side (consistent) etc., for colour. */
-  verdict: 'consistent' | 'inconsistent' | 'inconclusive' | null;
+  verdict: 'consistent' | 'inconsistent' | 'inconclusive' | 'too_few_examples' | null;
 }
 
 const base = { top: 8, right: 96, bottom: 30 };

@@ -66,7 +66,10 @@ export function pairedBootstrap(
 
   const distinct = distinctCounts(sorted);
   let mean: number;
-  if (distinct && distinct.values.length * COUNT_PATH_MIN_RATIO <= n) {
+  // Discrete differences past the index budget always take the (exact) count path.
+  const countsPay = (d: { values: Float64Array }): boolean =>
+    d.values.length * COUNT_PATH_MIN_RATIO <= n || n * resamples > INDEX_PATH_BUDGET;
+  if (distinct && countsPay(distinct)) {
     const { values, counts } = distinct;
     mean = weightedMean(values, counts, n);
     const draw = new Float64Array(values.length);

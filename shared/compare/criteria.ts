@@ -1,7 +1,8 @@
 /**
  * Per-criterion change classes (COMPARISON.md §3): every per-example field is a criterion,
- * counted over every id in either run. Direction comes only from metric definitions both runs
- * agree on; text and categories only ever "change", they never improve.
+ * counted over every id in either run. Direction comes from metric definitions both runs agree
+ * on; undeclared pass/fail outcomes default to pass = better; text and categories only ever
+ * "change", they never improve.
  */
 
 import type { Direction, JsonValue } from '../model';
@@ -104,7 +105,8 @@ export function criterionRules(reference: CompareRun, candidate: CompareRun): Cr
       direction === null &&
       PASS_FAIL_NAME.test(fieldLastSegment(field));
     if (passFailWords || passFailFlag) {
-      return { field, direction: 'higher_is_better', kind: 'pass_fail' };
+      // A declared direction wins; undeclared pass/fail outcomes default to pass = better.
+      return { field, direction: direction ?? 'higher_is_better', kind: 'pass_fail' };
     }
     return { field, direction, kind: direction === null ? 'categorical' : 'numeric' };
   });
@@ -140,21 +142,26 @@ export function classifyExample(
   return better ? 'improved' : 'regressed';
 }
 
-/** Two-valued criteria with a direction get McNemar's test on their discordant pairs. */
+/**
+ * Two-valued criteria with a direction get McNemar's exact test on their discordant pairs:
+ * pass/fail outcomes, and numeric fields taking at most two distinct values on matched
+ * examples (0/1, but also a {2, 4} coding).
+ */
 function isBinary(rule: CriterionRule, pairing: Pairing): boolean {
   if (rule.kind === 'pass_fail') return true;
   if (rule.kind !== 'numeric') return false;
-  let seen = false;
+  const levels = new Set<number>();
   for (const side of [pairing.matchedReference, pairing.matchedCandidate]) {
     for (const example of side) {
       const raw = example.fields[rule.field];
       if (raw === null || raw === undefined) continue;
       const v = numericValue(raw);
-      if (v !== 0 && v !== 1) return false;
-      seen = true;
+      if (v === null) return false;
+      levels.add(v);
+      if (levels.size > 2) return false;
     }
   }
-  return seen;
+  return levels.size > 0;
 }
 
 /** candidate − reference over matched, non-errored examples where both values are numbers. */

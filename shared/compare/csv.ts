@@ -53,6 +53,8 @@ export const SUMMARY_CSV_HEADER = [
   'p_holm',
   'expect',
   'verdict',
+  'p_method',
+  'small_n',
 ];
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -160,6 +162,8 @@ export function summaryCsvRows(report: Report): CsvCell[][] {
       numberCell(m.paired?.p_holm),
       m.expect ?? '',
       m.verdict ?? '',
+      m.paired?.p_method ?? '',
+      m.paired ? String(m.paired.small_n) : '',
     ]),
   );
 }

@@ -25,6 +25,7 @@ export {
 } from './pairing';
 export type { Pairing, RunIndex } from './pairing';
 export { metricComparisons, reportedDifference, sharedExampleField, verdictFor } from './metrics';
+export { MIN_PAIRED_N, pairedDifference, stableMean } from './paired';
 export {
   BOOTSTRAP_METHOD,
   COUNT_PATH_LIMIT,

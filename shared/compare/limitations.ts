@@ -5,6 +5,7 @@
  */
 
 import { canonicalJson } from './canonical';
+import { MIN_PAIRED_N, NOT_COMPUTABLE_METHOD } from './paired';
 import type { Check, CompareExperiment, Comparison } from './types';
 
 const MAX_VALUE_CHARS = 60;
@@ -132,6 +133,29 @@ function missingInterval(c: Comparison): string[] {
   return out;
 }
 
+/**
+ * Intervals that cannot carry a verdict: below the minimum n the method does not keep its 95 %
+ * promise, and values beyond double precision leave nothing computable.
+ */
+function weakIntervals(c: Comparison): string[] {
+  const out: string[] = [];
+  for (const m of c.metrics) {
+    if (m.paired === null) continue;
+    if (m.paired.method === NOT_COMPUTABLE_METHOD) {
+      out.push(
+        `${m.name}: the paired difference is not computable (the values overflow double ` +
+          'precision), so it has no interval, p-value or verdict.',
+      );
+    } else if (m.paired.small_n && m.paired.n > 0) {
+      out.push(
+        `${m.name} is compared on only ${examples(m.paired.n)} (fewer than ${MIN_PAIRED_N}): ` +
+          'its interval is a rough guide and carries no verdict.',
+      );
+    }
+  }
+  return out;
+}
+
 /** The experiment's declared deviations, one sentence each. */
 export function deviationSentences(experiment: CompareExperiment): string[] {
   return experiment.deviations.map((d) => sentence(`Declared deviation: ${d}`));
@@ -141,6 +165,7 @@ export function comparisonLimitations(experiment: CompareExperiment, c: Comparis
   const out = deviationSentences(experiment);
   for (const check of c.checks) if (check.status === 'unknown') out.push(unknownCheck(check, c));
   out.push(...missingInterval(c));
+  out.push(...weakIntervals(c));
   for (const check of c.checks) {
     const evaluated = ['model', 'dataset', 'examples'].includes(check.category);
     if (evaluated && check.status === 'differs') out.push(evaluatedDifference(check, c));

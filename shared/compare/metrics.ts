@@ -1,23 +1,22 @@
 /**
- * Metric differences (COMPARISON.md §4): the reported run-level difference, the paired
- * difference over matched examples with its bootstrap interval and tests, and the verdict
- * against the declared expectation.
+ * Metric differences: the reported run-level difference, the paired difference over matched
+ * examples with its interval and tests (paired.ts), and the verdict against the declared
+ * expectation.
  *
  * Everything paired is computed once in a canonical orientation, (run with the larger id) −
  * (run with the smaller id), and negated when the candidate is the smaller id. With the
- * order-independent seed (rng.ts) this makes swapping reference and candidate negate every
+ * order-independent seed (rng.ts, used by the random sign patterns) this makes swapping reference and candidate negate every
  * difference and mirror every interval exactly, bit for bit.
  */
 
 import type { Direction, Expectation } from '../model';
-import { BOOTSTRAP_METHOD, DEFAULT_RESAMPLES, pairedBootstrap } from './bootstrap';
+import { DEFAULT_RESAMPLES } from './bootstrap';
 import { compareStrings } from './canonical';
 import { loggedMetrics } from './checks';
 import { numericValue, passValue } from './criteria';
+import { pairedDifference, type PairedSample } from './paired';
 import { isErrored, type Pairing } from './pairing';
 import { bootstrapSeed } from './rng';
-import { powerSummary, sampleSd } from './stats/power';
-import { wilcoxonSignedRank } from './stats/wilcoxon';
 import type {
   CompareRun,
   MetricComparison,
@@ -66,12 +65,19 @@ function pairedValue(value: Parameters<typeof numericValue>[0]): number | null {
   return numericValue(value) ?? passValue(value);
 }
 
-export interface PairedSample {
-  /** Differences in the canonical orientation (see the file comment). */
-  canonical: Float64Array;
-  /** +1 when candidate − reference is the canonical orientation, else −1. */
-  sign: 1 | -1;
-  inputMismatch: string[];
+/**
+ * Beyond this magnitude (or below its inverse) a difference, a sum of n of them or a square can
+ * leave double precision, so the values are scaled by a power of two first (which is exact).
+ */
+const SAFE_MAGNITUDE = 2 ** 400;
+
+/**
+ * 2^-k with 2^k ≤ max < 2^(k+1) when max is outside the safe range, else 1; capped so that
+ * the factor itself stays finite for subnormal values.
+ */
+function safeScale(max: number): number {
+  if (max === 0 || (max < SAFE_MAGNITUDE && max > 1 / SAFE_MAGNITUDE)) return 1;
+  return 2 ** Math.min(1000, -Math.floor(Math.log2(max)));
 }
 
 /**
@@ -80,7 +86,8 @@ export interface PairedSample {
  * Ids with an input mismatch stay in and are listed.
  */
 export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): PairedSample {
-  const values: number[] = [];
+  const references: number[] = [];
+  const candidates: number[] = [];
   const mismatch = new Set(pairing.inputMismatch);
   const inputMismatch: string[] = [];
   pairing.matched.forEach((id, k) => {
@@ -90,10 +97,25 @@ export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): Pai
     const a = pairedValue(reference.fields[field]);
     const b = pairedValue(candidate.fields[field]);
     if (a === null || b === null) return;
-    values.push(sign === 1 ? b - a : a - b);
+    references.push(a);
+    candidates.push(b);
     if (mismatch.has(id)) inputMismatch.push(id);
   });
-  return { canonical: Float64Array.from(values), sign, inputMismatch };
+  let max = 0;
+  const levels = new Set<number>();
+  for (const v of [...references, ...candidates]) {
+    max = Math.max(max, Math.abs(v));
+    if (levels.size <= 2) levels.add(v);
+  }
+  const scale = safeScale(max);
+  const canonical = Float64Array.from(references, (a, i) => {
+    const b = candidates[i]!;
+    return sign === 1 ? b * scale - a * scale : a * scale - b * scale;
+  });
+  const sorted = [...levels].sort((x, y) => x - y).map((v) => v * scale);
+  const twoLevels: [number, number] | null =
+    levels.size === 0 || levels.size > 2 ? null : [sorted[0]!, sorted[sorted.length - 1]!];
+  return { canonical, sign, inputMismatch, scale, levels: twoLevels };
 }
 
 /** +1 when the candidate's run id sorts after (or equals) the reference's. */
@@ -101,63 +123,19 @@ export function canonicalSign(reference: CompareRun, candidate: CompareRun): 1 |
   return reference.runId <= candidate.runId ? 1 : -1;
 }
 
-/** `0 - x` rather than `-x`, so a zero stays 0 and never becomes -0. */
-function oriented(x: number, sign: 1 | -1): number {
-  return sign === 1 ? x : 0 - x;
-}
-
-function orientedInterval(ci: [number, number], sign: 1 | -1): [number, number] {
-  return sign === 1 ? ci : [0 - ci[1], 0 - ci[0]];
-}
-
-export function pairedDifference(
-  sample: PairedSample,
-  seed: string,
-  resamples: number,
-): PairedDifference {
-  const n = sample.canonical.length;
-  const base = {
-    n,
-    resamples,
-    seed,
-    method: BOOTSTRAP_METHOD,
-    p_holm: null,
-    input_mismatch: sample.inputMismatch,
-  };
-  if (n === 0) {
-    return {
-      ...base,
-      difference: null,
-      ci95: null,
-      p_value: null,
-      wilcoxon: null,
-      sd: null,
-      mde: null,
-      n_for_observed: null,
-    };
-  }
-  const boot = pairedBootstrap(sample.canonical, seed, resamples);
-  const difference = oriented(boot.mean, sample.sign);
-  const ci95 = orientedInterval(boot.ci95, sample.sign);
-  const sorted = Float64Array.from(sample.canonical).sort();
-  return {
-    ...base,
-    method: boot.method,
-    difference,
-    ci95,
-    p_value: boot.pValue,
-    wilcoxon: wilcoxonSignedRank(sorted),
-    ...powerSummary(sampleSd(sorted), n, difference, ci95),
-  };
-}
-
-/** COMPARISON.md §4 (ours): judged by where the whole interval lies relative to 0. */
+/**
+ * Judged by where the whole interval lies relative to 0, and only with enough pairs: below
+ * MIN_PAIRED_N the interval is a rough guide and carries no verdict; a missing or non-finite
+ * interval is inconclusive.
+ */
 export function verdictFor(
   expect: Expectation | null,
-  ci95: [number, number] | null,
+  paired: Pick<PairedDifference, 'ci95' | 'small_n'> | null,
 ): Verdict | null {
   if (expect === null) return null;
-  if (ci95 === null) return 'inconclusive';
+  if (paired !== null && paired.small_n) return 'too_few_examples';
+  const ci95 = paired?.ci95 ?? null;
+  if (ci95 === null || !ci95.every(Number.isFinite)) return 'inconclusive';
   const [lo, hi] = ci95;
   if (expect === 'no_effect') return lo <= 0 && hi >= 0 ? 'consistent' : 'inconsistent';
   const above = lo > 0;
@@ -166,7 +144,6 @@ export function verdictFor(
   return above === (expect === 'increase') ? 'consistent' : 'inconsistent';
 }
 
-/** One entry per metric logged by either run, sorted by name. */
 /**
  * Logged metrics, plus any metric both runs define over an example field without logging a
  * value (plain JSONL exports often do): its paired difference is still worth having.
@@ -204,7 +181,7 @@ export function metricComparisons(
       reported: reportedDifference(reference, candidate, name),
       paired,
       expect,
-      verdict: verdictFor(expect, paired?.ci95 ?? null),
+      verdict: verdictFor(expect, paired),
     };
   });
 }

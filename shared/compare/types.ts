@@ -159,7 +159,7 @@ export interface Wilcoxon {
 export interface Power {
   /** Sample standard deviation of the paired differences (n − 1 denominator). */
   sd: number | null;
-  /** Minimum detectable effect at two-sided α = 0.05 and 80 % power: (z.975 + z.8)·sd/√n. */
+  /** Minimum detectable effect at two-sided α = 0.05 and 80 % power: (t.975 + t.8)·sd/√n, n − 1 df. */
   mde: number | null;
   /** Pairs needed to detect the observed difference; null unless the interval includes 0. */
   n_for_observed: number | null;
@@ -172,8 +172,20 @@ export interface PairedDifference extends Power {
   ci95: [number, number] | null;
   resamples: number;
   seed: string;
+  /** How the interval was computed (see paired.ts): Tango's score interval or the t interval. */
   method: string;
+  /**
+   * Two-sided p of "no difference" from the paired sign-flip permutation test (the sign test
+   * when every |difference| is equal); null when the difference is not computable.
+   */
   p_value: number | null;
+  /** How p_value was computed: exact, or from random sign patterns past the exact paths. */
+  p_method: string | null;
+  /**
+   * True below MIN_PAIRED_N pairs, where no interval method keeps its 95 % promise: the interval
+   * is a rough guide and the verdict is `too_few_examples`.
+   */
+  small_n: boolean;
   /** Holm-adjusted over every paired p-value of the report (or of the one comparison). */
   p_holm: number | null;
   /** Paired ids whose inputs differ: they stay in the statistics and are listed here. */
@@ -187,7 +199,11 @@ export interface ReportedDifference {
   difference: number | null;
 }
 
-export type Verdict = 'consistent' | 'inconsistent' | 'inconclusive';
+/**
+ * `too_few_examples`: fewer than MIN_PAIRED_N pairs, so the interval cannot carry a verdict.
+ * `inconclusive` also stands for an interval that is missing or not computable.
+ */
+export type Verdict = 'consistent' | 'inconsistent' | 'inconclusive' | 'too_few_examples';
 
 export interface MetricComparison {
   name: string;

@@ -93,7 +93,7 @@ function Series({ report }: { report: Report }) {
         ))}
       </div>
       <p className="muted small">
-        Filled points: the 95 % interval excludes 0. Band: 95 % paired bootstrap interval.
+        Filled points: the 95 % interval excludes 0. Band: 95 % paired interval.
       </p>
     </section>
   );

@@ -7,7 +7,16 @@ const verdictHelp: Record<string, string> = {
   inconsistent:
     'The whole 95 % interval lies on the other side of 0 (or excludes 0 for "no effect").',
   inconclusive: 'The interval is compatible with both: more data or a larger effect is needed.',
+  too_few_examples:
+    'Too few paired examples for the interval to keep its 95 % promise: no verdict is given.',
 };
+
+/** The words shown for a verdict (the JSON keeps its snake_case value). */
+function verdictLabel(verdict: string): string {
+  return verdict === 'too_few_examples' ? 'too few examples' : verdict;
+}
+
+export const SMALL_N_MARK = 'small n — treat as a rough guide';
 
 /** One plain sentence on power, only where the numbers support it. */
 export function powerSentence(m: MetricComparison): string | null {
@@ -25,12 +34,11 @@ export function powerSentence(m: MetricComparison): string | null {
 }
 
 export function metricsMarkdown(comparison: Comparison): string {
-  const head =
-    '| metric | reported Δ | paired Δ | 95% CI | n | p (bootstrap) | p (Holm) | expect | verdict |';
+  const head = '| metric | reported Δ | paired Δ | 95% CI | n | p | p (Holm) | expect | verdict |';
   const rule = '|---|---:|---:|---|---:|---:|---:|---|---|';
   const rows = comparison.metrics.map(
     (m) =>
-      `| ${m.name} | ${signed(m.reported.difference)} | ${signed(m.paired?.difference)} | ${interval(m.paired?.ci95)} | ${m.paired?.n ?? '—'} | ${pValue(m.paired?.p_value)} | ${pValue(m.paired?.p_holm)} | ${m.expect ?? '—'} | ${m.verdict ?? '—'} |`,
+      `| ${m.name} | ${signed(m.reported.difference)} | ${signed(m.paired?.difference)} | ${interval(m.paired?.ci95)}${m.paired?.small_n ? ` (${SMALL_N_MARK})` : ''} | ${m.paired?.n ?? '—'} | ${pValue(m.paired?.p_value)} | ${pValue(m.paired?.p_holm)} | ${m.expect ?? '—'} | ${m.verdict ? verdictLabel(m.verdict) : '—'} |`,
   );
   return [
     `**${comparison.candidate.condition} vs ${comparison.reference.condition}**`,
@@ -62,11 +70,13 @@ export function MetricsTable({
           <th className="num" title="Mean of per-example differences over matched ids">
             Paired Δ
           </th>
-          <th title="95 % paired percentile bootstrap interval">95 % interval</th>
+          <th title="95 % paired interval: Tango's score interval for pass/fail outcomes, the t interval otherwise">
+            95 % interval
+          </th>
           <th className="num">n</th>
           <th
             className="num"
-            title="Two-sided bootstrap p-value from the same resamples as the interval"
+            title="Two-sided p of the paired sign-flip permutation test (the exact sign test for pass/fail)"
           >
             p
           </th>
@@ -114,7 +124,18 @@ export function MetricsTable({
               </td>
               <td className="num">{signed(m.reported.difference)}</td>
               <td className="num strong">{signed(m.paired?.difference)}</td>
-              <td className="mono">{interval(m.paired?.ci95)}</td>
+              <td className="mono">
+                {interval(m.paired?.ci95)}
+                {m.paired?.small_n ? (
+                  <span
+                    className="small-n"
+                    title={`Only ${count(m.paired.n)} paired examples: below this n no interval method keeps its 95 % promise, so there is no verdict.`}
+                  >
+                    {' '}
+                    {SMALL_N_MARK}
+                  </span>
+                ) : null}
+              </td>
               <td className="num">{m.paired ? count(m.paired.n) : '—'}</td>
               <td className="num">{pValue(m.paired?.p_value)}</td>
               <td className="num">
@@ -138,7 +159,7 @@ export function MetricsTable({
               <td>
                 {m.verdict ? (
                   <span className={`verdict verdict-${m.verdict}`} title={verdictHelp[m.verdict]}>
-                    {m.verdict}
+                    {verdictLabel(m.verdict)}
                   </span>
                 ) : (
                   '—'

@@ -1,11 +1,12 @@
 /**
- * A normal-approximation power summary for a paired mean difference at two-sided α = 0.05 and
- * 80 % power: the minimum detectable effect with the pairs at hand, and, when the interval
- * includes 0, how many pairs would be needed for the observed difference to be detectable.
+ * A power summary for a paired mean difference at two-sided α = 0.05 and 80 % power, with the
+ * paired t quantiles (the z version is a third too optimistic at n = 5): the minimum
+ * detectable effect with the pairs at hand, and, when the interval includes 0, about how many
+ * pairs would make the observed difference detectable.
  */
 
 import type { Power } from '../types';
-import { Z_80, Z_975 } from './special';
+import { studentQuantile } from './quantiles';
 
 /** Sample standard deviation (n − 1 denominator); null below two values. */
 export function sampleSd(values: ArrayLike<number>): number | null {
@@ -19,6 +20,14 @@ export function sampleSd(values: ArrayLike<number>): number | null {
   return Math.sqrt(squares / (n - 1));
 }
 
+/** t.975 + t.8 with n − 1 degrees of freedom. */
+function quantileSum(n: number): number {
+  return studentQuantile(0.975, n - 1) + studentQuantile(0.8, n - 1);
+}
+
+/** Fixed-point iterations of n = (q(n)·sd/Δ)²; q(n) falls with n, so a few steps settle it. */
+const N_ITERATIONS = 8;
+
 export function powerSummary(
   sd: number | null,
   n: number,
@@ -26,12 +35,15 @@ export function powerSummary(
   ci95: [number, number] | null,
 ): Power {
   if (sd === null || n < 2) return { sd, mde: null, n_for_observed: null };
-  const zSum = Z_975 + Z_80;
-  const mde = (zSum * sd) / Math.sqrt(n);
+  const mde = (quantileSum(n) * sd) / Math.sqrt(n);
   const includesZero = ci95 !== null && ci95[0] <= 0 && ci95[1] >= 0;
-  const nForObserved =
-    includesZero && difference !== null && difference !== 0 && sd > 0
-      ? Math.ceil(((zSum * sd) / Math.abs(difference)) ** 2)
-      : null;
+  let nForObserved: number | null = null;
+  if (includesZero && difference !== null && difference !== 0 && sd > 0) {
+    let needed = Math.max(2, n);
+    for (let i = 0; i < N_ITERATIONS; i++) {
+      needed = Math.max(2, Math.ceil(((quantileSum(needed) * sd) / Math.abs(difference)) ** 2));
+    }
+    nForObserved = Number.isFinite(needed) ? needed : null;
+  }
   return { sd, mde, n_for_observed: nForObserved };
 }

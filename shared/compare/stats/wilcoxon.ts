@@ -1,20 +1,24 @@
 /**
  * Wilcoxon's signed-rank test on paired differences (Wilcoxon 1945; Hollander, Wolfe & Chicken,
  * Nonparametric Statistical Methods, 3rd ed., §3.1). Zero differences are dropped; tied |d| get
- * average ranks. Exact null distribution when n ≤ 50 and no |d| is tied; otherwise the normal
- * approximation with the tie correction of the variance and a continuity correction of 0.5.
+ * average ranks. Up to WILCOXON_EXACT_LIMIT non-zero differences the p-value is exact: the
+ * permutation distribution of the (average) ranks under random signs, ties included; beyond,
+ * the normal approximation with the tie correction of the variance and a continuity
+ * correction of 0.5, which is accurate there.
  */
 
 import type { Wilcoxon } from '../types';
 import { normalUpperTail } from './special';
 
-export const WILCOXON_EXACT_LIMIT = 50;
+export const WILCOXON_EXACT_LIMIT = 200;
 
 interface SignedRanks {
   n: number;
   wPlus: number;
   /** Σ (t³ − t) over groups of tied |d|. */
   tieSum: number;
+  /** Twice each non-zero difference's (average) rank. */
+  doubledRanks: number[];
 }
 
 function signedRanks(differences: ArrayLike<number>): SignedRanks {
@@ -32,6 +36,7 @@ function signedRanks(differences: ArrayLike<number>): SignedRanks {
   let rank = 0;
   let wPlus = 0;
   let tieSum = 0;
+  const doubledRanks: number[] = [];
   // Walk both sorted lists together, one group of equal |d| at a time.
   while (i < pos.length || j < neg.length) {
     const v = Math.min(i < pos.length ? pos[i]! : Infinity, j < neg.length ? neg[j]! : Infinity);
@@ -47,35 +52,52 @@ function signedRanks(differences: ArrayLike<number>): SignedRanks {
     }
     const t = p + q;
     wPlus += p * (rank + (t + 1) / 2);
+    for (let k = 0; k < t; k++) doubledRanks.push(2 * rank + t + 1);
     rank += t;
     tieSum += t * t * t - t;
   }
-  return { n: rank, wPlus, tieSum };
+  return { n: rank, wPlus, tieSum, doubledRanks };
 }
 
-/** Number of subsets of {1..n} with each rank sum s, for s = 0 … n(n+1)/2. */
-function rankSumCounts(n: number): Float64Array {
-  const max = (n * (n + 1)) / 2;
-  const counts = new Float64Array(max + 1);
-  counts[0] = 1;
-  for (let k = 1; k <= n; k++) {
-    for (let s = (k * (k + 1)) / 2; s >= k; s--) counts[s] = counts[s]! + counts[s - k]!;
+/**
+ * The null distribution of 2·W+ when each of the n ranks carries either sign with probability
+ * 1/2: index s holds P(2·W+ = s). Doubled ranks are integers even with average ranks for ties,
+ * so ties are handled exactly (the permutation distribution scipy's `method="exact"` uses only
+ * without ties, and its permutation method with them).
+ */
+function doubledRankSumDistribution(doubledRanks: number[]): Float64Array {
+  const max = doubledRanks.reduce((sum, r) => sum + r, 0);
+  let current = new Float64Array(max + 1);
+  let next = new Float64Array(max + 1);
+  current[0] = 1;
+  let reach = 0;
+  for (const r of doubledRanks) {
+    next.fill(0);
+    for (let s = 0; s <= reach; s++) {
+      const p = current[s]!;
+      if (p === 0) continue;
+      next[s] = next[s]! + p / 2;
+      next[s + r] = next[s + r]! + p / 2;
+    }
+    reach += r;
+    [current, next] = [next, current];
   }
-  return counts;
+  return current;
 }
 
 export function wilcoxonSignedRank(differences: ArrayLike<number>): Wilcoxon {
-  const { n, wPlus, tieSum } = signedRanks(differences);
-  const exact = n <= WILCOXON_EXACT_LIMIT && tieSum === 0;
+  const { n, wPlus, tieSum, doubledRanks } = signedRanks(differences);
+  const exact = n <= WILCOXON_EXACT_LIMIT;
   const method = exact ? 'exact' : 'normal approximation';
   if (n === 0) return { n, statistic: null, p_value: null, method };
   const total = (n * (n + 1)) / 2;
   const statistic = Math.min(wPlus, total - wPlus);
   if (exact) {
-    const counts = rankSumCounts(n);
+    // The distribution is symmetric about total/2, so the two-sided p doubles the lower tail.
+    const distribution = doubledRankSumDistribution(doubledRanks);
     let tail = 0;
-    for (let s = 0; s <= statistic; s++) tail += counts[s]!;
-    return { n, statistic, p_value: Math.min(1, (2 * tail) / Math.pow(2, n)), method };
+    for (let s = 0; s <= 2 * statistic; s++) tail += distribution[s]!;
+    return { n, statistic, p_value: Math.min(1, 2 * tail), method };
   }
   const mean = total / 2;
   const variance = (n * (n + 1) * (2 * n + 1)) / 24 - tieSum / 48;

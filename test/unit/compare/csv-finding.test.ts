@@ -154,8 +154,9 @@ describe('summary CSV, protocol and limitations', () => {
       reported_candidate: 0.9,
       paired_n: 20,
       resamples: 500,
-      method: 'paired percentile bootstrap',
+      method: 'Tango score interval (two-valued outcomes)',
       expect: 'no_effect',
+      small_n: 'false',
     });
     expect(typeof first.ci_low).toBe('number');
     expect(first.seed).toMatch(/^[0-9a-f]{64}$/);

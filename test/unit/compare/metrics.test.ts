@@ -88,7 +88,8 @@ describe('metricComparisons', () => {
     expect(acc.difference).toBe(0.75);
     expect(acc.input_mismatch).toEqual(['4']);
     expect(acc.seed).toBe(bootstrapSeed('exp', 'run-a', 'run-b', 'acc'));
-    expect(acc.method).toBe('paired percentile bootstrap');
+    expect(acc.method).toBe('Tango score interval (two-valued outcomes)');
+    expect(acc.small_n).toBe(true);
     expect(acc.resamples).toBe(1000);
     // ids 3 (null) and 5/6 (unmatched) drop out; "n/a" is not a number.
     expect(byName('score').paired).toMatchObject({ n: 3, difference: 1 / 3 });
@@ -106,12 +107,13 @@ describe('metricComparisons', () => {
 
   it('reports the tests beside the interval', () => {
     const acc = byName('acc').paired!;
-    // Three tied differences of 1: z = (|6 − 3| − 0.5)/√(3.5 − 24/48) = 1.443.
-    expect(acc.wilcoxon).toMatchObject({ n: 3, statistic: 0, method: 'normal approximation' });
-    expect(acc.wilcoxon!.p_value).toBeCloseTo(0.1489146731787653, 12);
+    // Three tied differences of 1: W+ = 6 only when all three are +, so the exact two-sided
+    // p = 2·(1/2)³ = 0.25 (hand-worked); the sign test on 3 up, 0 down gives the same.
+    expect(acc.wilcoxon).toEqual({ n: 3, statistic: 0, p_value: 0.25, method: 'exact' });
+    expect(acc.p_value).toBe(0.25);
+    expect(acc.p_method).toBe('exact sign test');
     expect(acc.sd).toBeCloseTo(0.5, 12);
     expect(acc.mde).toBeGreaterThan(0);
-    expect(acc.p_value).toBeGreaterThan(0);
   });
 
   it('keeps n = 0 explicit when no pair has the field', () => {
@@ -123,8 +125,9 @@ describe('metricComparisons', () => {
       ci95: null,
       p_value: null,
       wilcoxon: null,
+      small_n: true,
     });
-    expect(acc!.verdict).toBe('inconclusive');
+    expect(acc!.verdict).toBe('too_few_examples');
   });
 });
 
@@ -141,8 +144,16 @@ describe('verdictFor', () => {
     ['no_effect', [0.1, 0.2], 'inconsistent'],
     ['decrease', null, 'inconclusive'],
     [null, [0.1, 0.2], null],
+    ['no_effect', [0, NaN], 'inconclusive'],
+    ['increase', [Infinity, Infinity], 'inconclusive'],
   ] as const)('%s with %j → %s', (expectation, ci, verdict) => {
-    expect(verdictFor(expectation, ci as [number, number] | null)).toBe(verdict);
+    const paired = ci === null ? null : { ci95: ci as [number, number], small_n: false };
+    expect(verdictFor(expectation, paired)).toBe(verdict);
+  });
+
+  it('gives no verdict below the minimum n, whatever the interval', () => {
+    expect(verdictFor('increase', { ci95: [1, 1], small_n: true })).toBe('too_few_examples');
+    expect(verdictFor(null, { ci95: [1, 1], small_n: true })).toBeNull();
   });
 });
 

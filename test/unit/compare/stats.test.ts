@@ -59,13 +59,37 @@ describe('Wilcoxon signed-rank', () => {
     expect(result).toEqual({ n: 9, statistic: 5, p_value: 0.0390625, method: 'exact' });
   });
 
-  it('uses the normal approximation with tie and continuity corrections', () => {
-    // Tie-corrected variance n(n+1)(2n+1)/24 − Σ(t³−t)/48 (Hollander & Wolfe eq. 3.13);
-    // value checked against scipy.stats.wilcoxon(d, correction=True, method="approx").
+  it('is exact with ties and zeros up to the exact limit', () => {
+    // The exact permutation p of the average ranks, as scipy.stats.permutation_test over all
+    // 2^19 sign patterns of the rank sum W+ gives (zeros dropped first): 0.007190704345703125.
     const d = [1, -1, 2, 2, -3, 4, 4, 4, 5, -6, 6, 7, 0, 8, 9, -2, 3, 3, 1, 5];
     const result = wilcoxonSignedRank(d);
-    expect(result).toMatchObject({ n: 19, statistic: 30.5, method: 'normal approximation' });
-    expect(result.p_value).toBeCloseTo(0.009874176413486499, 12);
+    expect(result).toMatchObject({ n: 19, statistic: 30.5, method: 'exact' });
+    expect(result.p_value).toBeCloseTo(0.007190704345703125, 12);
+    // Five ties of +1: only the all-plus pattern reaches W+ = 15, so p = 2/2^5 (hand-worked),
+    // the smallest p any test of five pairs allows; the normal approximation gave 0.037.
+    expect(wilcoxonSignedRank([1, 1, 1, 1, 1]).p_value).toBe(0.0625);
+  });
+
+  it('reproduces scipy’s exact p for Darwin’s Zea mays differences', () => {
+    // scipy.stats.wilcoxon documentation example (Fisher's Zea mays data): statistic 24,
+    // p = 0.041259765625.
+    const d = [6, 8, 14, 16, 23, 24, 28, 29, 41, -48, 49, 56, 60, -67, 75];
+    expect(wilcoxonSignedRank(d)).toEqual({
+      n: 15,
+      statistic: 24,
+      p_value: 0.041259765625,
+      method: 'exact',
+    });
+  });
+
+  it('uses the normal approximation with tie and continuity corrections past the limit', () => {
+    // Tie-corrected variance n(n+1)(2n+1)/24 − Σ(t³−t)/48 (Hollander & Wolfe eq. 3.13);
+    // value checked against scipy.stats.wilcoxon(d, correction=True, method="approx").
+    const d = Array.from({ length: 250 }, (_, i) => ((i * 7) % 11) - 4);
+    const result = wilcoxonSignedRank(d);
+    expect(result).toMatchObject({ n: 228, method: 'normal approximation' });
+    expect(result.p_value).toBeCloseTo(2.1675795792531116e-6, 10);
   });
 
   it('is symmetric in the sign of the differences and handles all-zero input', () => {
@@ -97,11 +121,14 @@ describe('Holm', () => {
 
 describe('power', () => {
   it('computes the minimum detectable effect and the n needed for the observed difference', () => {
-    // (z_.975 + z_.8)·sd/√n with z = 1.959964 and 0.841621 (e.g. Lachin 1981, Control Clin
-    // Trials 2:93–113): sd 1, n 100 → 0.2801585; n for 0.1 = ⌈(2.801585/0.1)²⌉ = 785.
+    // (t_.975 + t_.8)·sd/√n with n − 1 df (the paired-t form of Lachin 1981, Control Clin
+    // Trials 2:93–113); scipy.stats.t.ppf(.975, 99) + t.ppf(.8, 99) = 2.8294839835399144, so
+    // sd 1, n 100 → 0.28294839835; the n for 0.1 solves n = ⌈((t_.975 + t_.8)(n−1)/0.1)²⌉ = 787.
     const power = powerSummary(1, 100, 0.1, [-0.05, 0.25]);
-    expect(power.mde).toBeCloseTo(0.2801585, 6);
-    expect(power.n_for_observed).toBe(785);
+    expect(power.mde).toBeCloseTo(0.28294839835399144, 10);
+    expect(power.n_for_observed).toBe(787);
+    // At n = 5 the t form is 34 % wider than z's 2.8016: 3.717409682432975/√5.
+    expect(powerSummary(1, 5, 0, [-1, 1]).mde).toBeCloseTo(3.717409682432975 / Math.sqrt(5), 10);
     expect(powerSummary(1, 100, 0.3, [0.1, 0.5]).n_for_observed).toBeNull();
     expect(powerSummary(null, 1, 0.3, [0.3, 0.3])).toEqual({
       sd: null,

@@ -1,0 +1,134 @@
+/**
+ * The paired sign-flip permutation test of a mean difference (Fisher 1935, The Design of
+ * Experiments, §21): under "no effect" each pair's two sides are exchangeable, so each non-zero
+ * difference is as likely to carry either sign. The two-sided p-value is the share of the 2^n
+ * sign patterns whose |Σ ± d| is at least the observed |Σ d|. Exact by enumeration for up to
+ * SIGN_FLIP_EXACT_LIMIT non-zero differences, exact by convolution for integer differences of
+ * modest total, exact as a binomial sign test when every |d| is equal, else B seeded random
+ * patterns with p = (1 + hits)/(B + 1), which is never below 1/(B + 1).
+ */
+
+import { binomialHalfCdf } from './mcnemar';
+import { Xoshiro128 } from '../rng';
+
+export const SIGN_FLIP_EXACT_LIMIT = 20;
+
+/** Above this many cells (non-zero differences × attainable sums) the convolution is not run. */
+const CONVOLUTION_BUDGET = 5e7;
+
+export type SignFlipMethod =
+  | 'exact sign test'
+  | 'exact sign-flip permutation'
+  | 'sign-flip permutation (random sign patterns)';
+
+export interface SignFlipResult {
+  p: number;
+  method: SignFlipMethod;
+}
+
+/** |Σ ± d| within this share of Σ|d| of the observed one counts as equally extreme. */
+const TIE_TOLERANCE = 1e-12;
+
+/**
+ * `differences` in any order; `seedHex` seeds the random patterns (used only past the exact
+ * paths). Needs at least one difference.
+ */
+export function signFlipTest(
+  differences: ArrayLike<number>,
+  seedHex: string,
+  resamples: number,
+): SignFlipResult {
+  const magnitudes: number[] = [];
+  let observed = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i]!;
+    if (d !== 0) magnitudes.push(Math.abs(d));
+    observed += d;
+  }
+  magnitudes.sort((a, b) => a - b);
+  const n = magnitudes.length;
+  if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
+  const gross = magnitudes.reduce((s, v) => s + v, 0);
+  const threshold = Math.abs(observed) - TIE_TOLERANCE * gross;
+
+  if (magnitudes[0] === magnitudes[n - 1]) {
+    // All |d| equal: Σ ± d is |d| × (2·Binomial(n, 1/2) − n), the sign test.
+    let positive = 0;
+    for (let i = 0; i < differences.length; i++) if (differences[i]! > 0) positive++;
+    const tail = binomialHalfCdf(Math.min(positive, n - positive), n);
+    return { p: Math.min(1, 2 * tail), method: 'exact sign test' };
+  }
+  if (n <= SIGN_FLIP_EXACT_LIMIT) {
+    return { p: enumerate(magnitudes, threshold), method: 'exact sign-flip permutation' };
+  }
+  const total = magnitudes.reduce((s, v) => s + v, 0);
+  if (magnitudes.every(Number.isInteger) && n * (2 * total + 1) <= CONVOLUTION_BUDGET) {
+    return { p: convolve(magnitudes, total, threshold), method: 'exact sign-flip permutation' };
+  }
+  return {
+    p: randomPatterns(magnitudes, threshold, seedHex, resamples),
+    method: 'sign-flip permutation (random sign patterns)',
+  };
+}
+
+/** Every sign pattern, walked in Gray-code order so each step flips one sign. */
+function enumerate(magnitudes: number[], threshold: number): number {
+  const n = magnitudes.length;
+  const signs = new Int8Array(n).fill(1);
+  let sum = magnitudes.reduce((s, v) => s + v, 0);
+  let hits = Math.abs(sum) >= threshold ? 1 : 0;
+  const patterns = 2 ** n;
+  for (let k = 1; k < patterns; k++) {
+    // The bit that changes between Gray codes k − 1 and k is the lowest set bit of k.
+    const bit = 31 - Math.clz32(k & -k);
+    sum -= 2 * signs[bit]! * magnitudes[bit]!;
+    signs[bit] = -signs[bit]! as 1 | -1;
+    if (Math.abs(sum) >= threshold) hits++;
+  }
+  return hits / patterns;
+}
+
+/** The distribution of Σ ± d for integer |d| by convolution, as probabilities. */
+function convolve(magnitudes: number[], total: number, threshold: number): number {
+  // Index s + total holds P(Σ ± d = s).
+  let current = new Float64Array(2 * total + 1);
+  let next = new Float64Array(2 * total + 1);
+  current[total] = 1;
+  let reach = 0;
+  for (const m of magnitudes) {
+    next.fill(0);
+    for (let s = total - reach; s <= total + reach; s++) {
+      const p = current[s]!;
+      if (p === 0) continue;
+      next[s + m] = next[s + m]! + p / 2;
+      next[s - m] = next[s - m]! + p / 2;
+    }
+    reach += m;
+    [current, next] = [next, current];
+  }
+  let tail = 0;
+  for (let s = 0; s < current.length; s++)
+    if (Math.abs(s - total) >= threshold) tail += current[s]!;
+  return Math.min(1, tail);
+}
+
+function randomPatterns(
+  magnitudes: number[],
+  threshold: number,
+  seedHex: string,
+  resamples: number,
+): number {
+  const rng = new Xoshiro128(seedHex);
+  let hits = 0;
+  for (let b = 0; b < resamples; b++) {
+    let sum = 0;
+    let bits = 0;
+    for (let i = 0; i < magnitudes.length; i++) {
+      if (i % 32 === 0) bits = rng.nextU32();
+      sum += bits & 1 ? magnitudes[i]! : -magnitudes[i]!;
+      bits >>>= 1;
+    }
+    if (Math.abs(sum) >= threshold) hits++;
+  }
+  return (1 + hits) / (resamples + 1);
+}
