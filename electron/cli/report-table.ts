@@ -1,3 +1,4 @@
+import { methodsNote } from '../../shared/compare/methods';
 import type { Report } from '../../shared/compare/types';
 
 function num(value: number | null | undefined, digits = 3): string {
@@ -108,11 +109,7 @@ export function reportTable(report: Report): string {
       );
     }
   }
-  const first = report.comparisons[0]?.metrics.find((m) => m.paired)?.paired;
-  if (first)
-    lines.push(
-      '',
-      `Intervals: ${first.method}, ${first.resamples.toLocaleString('en-US')} resamples, seeded per metric.`,
-    );
+  const methods = methodsNote(report.comparisons);
+  if (methods) lines.push('', methods);
   return lines.join('\n');
 }

@@ -101,7 +101,7 @@ describe('findings', () => {
       'n = 41',
       'seed 7',
       'Checker version: 1',
-      '500 resamples',
+      'Statistics: 95 % intervals',
     ])
       expect(body.protocol).toContain(needle);
     expect(body.limitations.length).toBeGreaterThan(0);
@@ -112,10 +112,11 @@ describe('findings', () => {
     expect(body.limitations.some((l) => /ex-041/.test(l.text))).toBe(true);
     expect(body.snapshot.runs.map((r) => r.runId).sort()).toEqual(['ctrl', 'ref', 'steer']);
     expect(body.snapshot.runs.every((r) => /^[0-9a-f]{64}$/.test(r.sourceSha256 ?? ''))).toBe(true);
-    expect(body.snapshot.bootstrap).toEqual({
-      resamples: 500,
-      method: 'paired percentile bootstrap',
-    });
+    // The statistics the report used, named per method: never a method it did not use.
+    expect(body.snapshot.bootstrap.resamples).toBe(500);
+    expect(body.snapshot.bootstrap.method).toMatch(/^95 % intervals: .*(Tango|Student t)/);
+    expect(body.snapshot.bootstrap.method).not.toMatch(/percentile bootstrap/);
+    expect(body.protocol).toContain(`- Statistics: ${body.snapshot.bootstrap.method}`);
     const list = await call<{ id: string; syncState: string }[]>('findings:list', {
       experimentId: 'exp-test',
     });

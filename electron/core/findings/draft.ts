@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BOOTSTRAP_METHOD } from '../../../shared/compare/bootstrap';
+import { methodsNote } from '../../../shared/compare/methods';
 import { candidateLimitations, protocolSummary } from '../../../shared/compare/finding';
 import type { ProtocolSummary } from '../../../shared/compare/finding';
 import type { Report } from '../../../shared/compare/types';
@@ -60,7 +60,10 @@ export function snapshotOf(db: Db, { answer, plan }: Evidence): Snapshot {
       sourceSha256:
         (sha.get(r.runId) as { source_sha256: string | null } | undefined)?.source_sha256 ?? null,
     })),
-    bootstrap: { resamples: plan.resamples, method: BOOTSTRAP_METHOD },
+    bootstrap: {
+      resamples: plan.resamples,
+      method: methodsNote(answer.report.comparisons) ?? 'no paired metric',
+    },
     report: answer.report,
   };
 }
@@ -68,6 +71,13 @@ export function snapshotOf(db: Db, { answer, plan }: Evidence): Snapshot {
 function shown(value: JsonValue): string {
   if (value === null) return 'not recorded';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A guessed reference is part of the protocol: the reader should know nothing declared it. */
+function guessNote(basis: string | undefined): string {
+  if (basis === 'earliest') return ' (guessed: the earliest run; nothing in the files declares it)';
+  if (basis === 'name') return ' (guessed from its name; nothing in the files declares it)';
+  return '';
 }
 
 /** The protocol as plain text the researcher can edit; every number comes from the runs. */
@@ -78,14 +88,14 @@ function protocolText(summary: ProtocolSummary, snapshot: Snapshot): string {
   const lines = [
     `- Model: ${shown(summary.model.id)}, revision ${shown(summary.model.revision)} (${same(summary.model.consistent)}).`,
     `- Dataset: ${shown(summary.dataset.id)}, revision ${shown(summary.dataset.revision)}, split ${shown(summary.dataset.split)} (${same(summary.dataset.consistent)}).`,
-    `- Reference condition: ${summary.reference}.`,
+    `- Reference condition: ${summary.reference}${guessNote(snapshot.report.experiment.reference_basis)}.`,
     '- Conditions:',
     ...summary.conditions.map((c) => {
       const what = c.intervention ? `; intervention ${JSON.stringify(c.intervention)}` : '';
       return `  - ${c.name} (${c.role ?? 'unknown role'}${what}): run ${c.run_id}, n = ${c.n} examples, seed ${shown(c.seed)}.`;
     }),
     `- Seed of the reference run: ${shown(summary.seed)}.`,
-    `- Intervals: 95% ${snapshot.bootstrap.method}, ${snapshot.bootstrap.resamples.toLocaleString('en-US')} resamples, seeded from the run ids and the metric (seeds in the report).`,
+    `- Statistics: ${snapshot.bootstrap.method}`,
     `- Checker version: ${summary.checker_version}.`,
   ];
   return lines.join('\n');

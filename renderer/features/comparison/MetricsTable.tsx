@@ -1,3 +1,4 @@
+import { methodsNote } from '../../../shared/compare/methods';
 import type { Comparison, MetricComparison, NoiseFloor } from '../../../shared/compare/types';
 import { count, fmt, interval, pValue, plain, signed } from '../../format';
 
@@ -56,7 +57,7 @@ export function MetricsTable({
   comparison: Comparison;
   noise: NoiseFloor | null;
 }) {
-  const first = comparison.metrics.find((m) => m.paired)?.paired;
+  const methods = methodsNote([comparison]);
   return (
     <table className="grid metrics">
       <thead>
@@ -169,12 +170,7 @@ export function MetricsTable({
           );
         })}
       </tbody>
-      {first ? (
-        <caption className="caption">
-          Intervals: {first.method}, {count(first.resamples)} resamples, seeded from the two run ids
-          and the metric name (reproducible).
-        </caption>
-      ) : null}
+      {methods ? <caption className="caption">{methods}</caption> : null}
     </table>
   );
 }
