@@ -86,6 +86,7 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
       examples: r.examples,
       state: r.state,
       superseded: r.superseded,
+      warnings: r.warnings,
     }));
     if (opts.json) {
       io.out(JSON.stringify(runs));

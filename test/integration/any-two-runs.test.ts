@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Report } from '../../shared/compare/types';
@@ -185,6 +186,21 @@ describe('runs are never hidden, and any two runs compare', () => {
       'popularity',
     ]);
     expect(runCli(['compare', lib.logs, '--format', 'csv']).status).toBe(2);
+  });
+
+  it('a copied log (the same run id in two files) is a problem on both, not a silent replacement', () => {
+    const lib = library();
+    fs.mkdirSync(path.join(lib.logs, 'copy'));
+    fs.copyFileSync(lib.first, path.join(lib.logs, 'copy', 'a.json'));
+    const result = runCli(['index', lib.logs, '--db', lib.db, '--json']);
+    const out = JSON.parse(result.stdout) as {
+      sources: { failed: number };
+      problems: { path: string; message: string }[];
+    };
+    expect(out.sources.failed).toBe(1);
+    expect(out.problems[0]!.message).toMatch(/run id "evalA" is already indexed from .*a\.json/);
+    const kept = runs(lib.db).find((r) => r.run_id === 'evalA') as RunJson & { warnings: string[] };
+    expect(kept.warnings.join('\n')).toMatch(/holds the same run id and was not indexed/);
   });
 
   it('a path with nothing readable says so instead of asking to index first', () => {

@@ -109,6 +109,7 @@ describe('pairwise CLI', () => {
         'examples',
         'state',
         'superseded',
+        'warnings',
       ].sort(),
     );
     expect(runs.find((r) => r.run_id === 'int-1')).toMatchObject({

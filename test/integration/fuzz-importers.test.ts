@@ -237,9 +237,10 @@ async function indexOnce(layout: Layout, contents: Content[]): Promise<void> {
   } else if (result.status === 'imported') {
     // Through structured clone, as the worker's answer reaches the writer.
     const copy = structuredClone(result);
-    store.writeImported(record, copy.runs, copy.prepared);
-    // What was stored reads back the same, so every example can be found again by its id.
-    for (const run of result.runs) {
+    const written = store.writeImported(record, copy.runs, copy.prepared);
+    // What was stored reads back the same, so every example can be found again by its id. A run
+    // id an earlier fuzzed file already gave is refused whole (no silent replacement).
+    for (const run of written.taken.length === 0 ? result.runs : []) {
       const stored = (
         storedIds.all(run.runId) as { id: string; input: string; output: string }[]
       ).map((r) => [r.id, r.input, r.output]);

@@ -123,7 +123,15 @@ async function storeWhole(
       () => store.writeImported(record, result.runs, result.prepared),
       signal,
     );
-    return { status: 'imported', stat: result.stat, ...written, writeSeconds: writeSeconds() };
+    if (written.taken.length > 0) {
+      const message = await whenWritable(
+        () => refuseDuplicateIds(store, record, written.taken),
+        signal,
+      );
+      return { status: 'failed', stat: result.stat, message, writeSeconds: writeSeconds() };
+    }
+    const { runs, examples } = written;
+    return { status: 'imported', stat: result.stat, runs, examples, writeSeconds: writeSeconds() };
   }
   if (result.status === 'skipped') {
     await whenWritable(() => store.writeSkipped(record), signal);
@@ -132,6 +140,23 @@ async function storeWhole(
   await whenWritable(() => store.writeFailed(record, result.message), signal);
   const { stat, message } = result;
   return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
+}
+
+/**
+ * A file whose run id another file already gave fails with a problem naming that file, and the
+ * run that kept the id says so too: a problem on both, never a silent replacement.
+ */
+function refuseDuplicateIds(
+  store: IndexStore,
+  record: SourceRecord,
+  taken: { runId: string; path: string }[],
+): string {
+  const { runId, path } = taken[0]!;
+  const message = `run id "${runId}" is already indexed from ${path}: one run cannot come from two files (remove or rename one copy)`;
+  store.writeFailed(record, message);
+  for (const other of taken)
+    store.warnDuplicate(other.runId, `${record.path} holds the same run id and was not indexed`);
+  return message;
 }
 
 /**

@@ -119,20 +119,56 @@ export class IndexStore {
     return row.id;
   }
 
+  /**
+   * Stores a unit's runs in one transaction, unless another file still on disk already gave one
+   * of their ids (checked inside the same transaction): then nothing is written and the taken
+   * ids come back.
+   */
   writeImported(
     record: SourceRecord,
     runs: ImportedRun[],
     prepared: PreparedExamples[] = runs.map(prepareExamples),
-  ): { runs: number; examples: number } {
+  ): { runs: number; examples: number; taken: { runId: string; path: string }[] } {
     let examples = 0;
+    let taken: { runId: string; path: string }[] = [];
     this.db
       .transaction(() => {
+        taken = this.ownedElsewhere(
+          record.path,
+          runs.map((run) => run.runId),
+        );
+        if (taken.length > 0) return;
         const sourceId = this.source(record, 'imported', null);
         this.deleteRunsOfSource.run(sourceId);
         runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
       })
       .immediate();
-    return { runs: runs.length, examples };
+    return { runs: taken.length > 0 ? 0 : runs.length, examples, taken };
+  }
+
+  /**
+   * Run ids that another file still on disk already gave: one run cannot come from two files
+   * (a copied log, say), and replacing the other silently would hide it.
+   */
+  private ownedElsewhere(path: string, runIds: string[]): { runId: string; path: string }[] {
+    const owner = this.db.prepare(
+      `SELECT s.path FROM runs r JOIN sources s ON s.id = r.source_id
+       WHERE r.id = ? AND s.path <> ? AND r.missing = 0`,
+    );
+    return runIds.flatMap((runId) => {
+      const row = owner.get(runId, path) as { path: string } | undefined;
+      return row ? [{ runId, path: row.path }] : [];
+    });
+  }
+
+  /** Says on the run that kept its id which other file holds the same run id. */
+  warnDuplicate(runId: string, warning: string): void {
+    this.db
+      .prepare(
+        `UPDATE runs SET warnings = json_insert(warnings, '$[#]', @warning)
+         WHERE id = @runId AND NOT EXISTS (SELECT 1 FROM json_each(runs.warnings) WHERE value = @warning)`,
+      )
+      .run({ runId, warning });
   }
 
   /** A failed re-import keeps the runs the file gave before: nothing already indexed is lost. */

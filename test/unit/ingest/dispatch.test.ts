@@ -162,6 +162,19 @@ describe('importUnit', () => {
     ]);
   });
 
+  it('counts an overflowing literal (1e309) in a warning in every format, never silently', async () => {
+    const file = writeFile(
+      dir,
+      'overflow/run.jsonl',
+      '{"id": "a", "input": "q", "output": "x", "score": 1e309}\n{"id": "b", "input": "q", "output": "y", "score": 2}\n',
+    );
+    const outcome = await importUnit({ path: file, kind: 'file', files: [file] }, ctx());
+    if (outcome.status !== 'imported') throw new Error('not imported');
+    expect(outcome.runs[0]!.warnings).toContain(
+      '1 non-finite value (NaN/Infinity) read as missing',
+    );
+  });
+
   it('imports lm-eval samples that have no results file', async () => {
     const { samples } = writeLmEval(dir);
     const outcome = await importUnit({ path: samples!, kind: 'lm-eval', files: [samples!] }, ctx());

@@ -40,9 +40,6 @@ const INSPECT_LOG_NAME = /^\d{4}-\d{2}-\d{2}T\d{2}[:-]\d{2}[:-]\d{2}.*\.json$/;
 const TELLTALE_KEYS =
   /"(examples|metric_definitions|evalId|promptIdx|lm_eval_version|n-shot|higher_is_better|configs|eval)"\s*:/;
 
-/** Importers of tools written in Python, whose json.dumps writes NaN and Infinity. */
-const PYTHON_WRITERS = new Set(['lm-eval', 'inspect']);
-
 async function using(
   importer: string,
   ctx: ImportContext,
@@ -50,7 +47,9 @@ async function using(
 ): Promise<ImportOutcome> {
   try {
     const runs = await work();
-    if (PYTHON_WRITERS.has(importer)) warnNonFinite(runs);
+    // Python's NaN/Infinity (lm-eval, Inspect) and overflowing literals such as 1e309 (any
+    // format) are read as missing, never dropped silently.
+    warnNonFinite(runs);
     return { status: 'imported', importer, runs };
   } catch (error) {
     if (ctx.signal.aborted || isAbortError(error)) throw error;
