@@ -125,7 +125,7 @@ async function storeWhole(
     );
     if (written.taken.length > 0) {
       const message = await whenWritable(
-        () => refuseDuplicateIds(store, record, written.taken),
+        () => store.refuseDuplicates(record, written.taken),
         signal,
       );
       return { status: 'failed', stat: result.stat, message, writeSeconds: writeSeconds() };
@@ -140,23 +140,6 @@ async function storeWhole(
   await whenWritable(() => store.writeFailed(record, result.message), signal);
   const { stat, message } = result;
   return { status: 'failed', stat, message, writeSeconds: writeSeconds() };
-}
-
-/**
- * A file whose run id another file already gave fails with a problem naming that file, and the
- * run that kept the id says so too: a problem on both, never a silent replacement.
- */
-function refuseDuplicateIds(
-  store: IndexStore,
-  record: SourceRecord,
-  taken: { runId: string; path: string }[],
-): string {
-  const { runId, path } = taken[0]!;
-  const message = `run id "${runId}" is already indexed from ${path}: one run cannot come from two files (remove or rename one copy)`;
-  store.writeFailed(record, message);
-  for (const other of taken)
-    store.warnDuplicate(other.runId, `${record.path} holds the same run id and was not indexed`);
-  return message;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/mo
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
+import { ImportProblem } from './types';
 
 export interface SourceRecord {
   path: string;
@@ -26,6 +27,24 @@ function settingsIdentity(run: ImportedRun): string {
     stripped[section] = copy;
   }
   return createHash('sha256').update(sortedJson(stripped)).digest('hex').slice(0, 40);
+}
+
+/** A run id that another file still on disk already gave. */
+export interface TakenRunId {
+  runId: string;
+  path: string;
+}
+
+export function duplicateRunIdMessage(taken: TakenRunId[]): string {
+  const { runId, path } = taken[0]!;
+  return `run id "${runId}" is already indexed from ${path}: one run cannot come from two files (remove or rename one copy)`;
+}
+
+/** Thrown inside a unit's transaction (the streamed path) so that it rolls back. */
+export class DuplicateRunIdProblem extends ImportProblem {
+  constructor(readonly taken: TakenRunId[]) {
+    super(duplicateRunIdMessage(taken));
+  }
 }
 
 export function experimentIdOf(run: ImportedRun): string {
@@ -128,9 +147,9 @@ export class IndexStore {
     record: SourceRecord,
     runs: ImportedRun[],
     prepared: PreparedExamples[] = runs.map(prepareExamples),
-  ): { runs: number; examples: number; taken: { runId: string; path: string }[] } {
+  ): { runs: number; examples: number; taken: TakenRunId[] } {
     let examples = 0;
-    let taken: { runId: string; path: string }[] = [];
+    let taken: TakenRunId[] = [];
     this.db
       .transaction(() => {
         taken = this.ownedElsewhere(
@@ -150,7 +169,7 @@ export class IndexStore {
    * Run ids that another file still on disk already gave: one run cannot come from two files
    * (a copied log, say), and replacing the other silently would hide it.
    */
-  private ownedElsewhere(path: string, runIds: string[]): { runId: string; path: string }[] {
+  ownedElsewhere(path: string, runIds: string[]): TakenRunId[] {
     const owner = this.db.prepare(
       `SELECT s.path FROM runs r JOIN sources s ON s.id = r.source_id
        WHERE r.id = ? AND s.path <> ? AND r.missing = 0`,
@@ -161,8 +180,19 @@ export class IndexStore {
     });
   }
 
-  /** Says on the run that kept its id which other file holds the same run id. */
-  warnDuplicate(runId: string, warning: string): void {
+  /**
+   * After a file was refused for run ids another file holds: the refused file's problem, and a
+   * warning on each run that kept its id.
+   */
+  refuseDuplicates(record: SourceRecord, taken: TakenRunId[]): string {
+    const message = duplicateRunIdMessage(taken);
+    this.writeFailed(record, message);
+    for (const other of taken)
+      this.warnDuplicate(other.runId, `${record.path} holds the same run id and was not indexed`);
+    return message;
+  }
+
+  private warnDuplicate(runId: string, warning: string): void {
     this.db
       .prepare(
         `UPDATE runs SET warnings = json_insert(warnings, '$[#]', @warning)

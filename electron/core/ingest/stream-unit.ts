@@ -23,7 +23,7 @@ import {
 } from './limits';
 import { prepareExampleList } from './prepare';
 import { checkDepth, DEFAULT_MAX_BYTES, explainJsonError } from './read';
-import type { IndexStore, SourceRecord } from './store';
+import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
 import { ImportProblem, type SourceUnit } from './types';
 
 /**
@@ -123,6 +123,8 @@ async function writeBatches(
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void,
 ): Promise<number> {
+  const taken = store.ownedElsewhere(record.path, [run.runId]);
+  if (taken.length > 0) throw new DuplicateRunIdProblem(taken);
   const sourceId = store.replaceSource(record);
   const rowid = store.insertRunRow(sourceId, record, run, array.elements);
   const seen = new Map<string, number>();
@@ -202,6 +204,8 @@ export async function streamUnit(
       return { status: 'imported', stat, runs: 1, examples };
     } catch (error) {
       store.rollback();
+      // The other file's run says so too (outside the rolled-back transaction).
+      if (error instanceof DuplicateRunIdProblem) store.refuseDuplicates(record(), error.taken);
       if (!(error instanceof ImportProblem)) throw error;
       return { status: 'failed', stat, sha256, message: error.message };
     }

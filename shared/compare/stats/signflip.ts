@@ -5,10 +5,13 @@
  * sign patterns whose |Σ ± d| is at least the observed |Σ d|. Exact by enumeration for up to
  * SIGN_FLIP_EXACT_LIMIT non-zero differences, exact by convolution for integer differences of
  * modest total, exact as a binomial sign test when every |d| is equal, else B seeded random
- * patterns with p = (1 + hits)/(B + 1), which is never below 1/(B + 1).
+ * patterns with p = (1 + hits)/(B + 1), which is never below 1/(B + 1). Where B random patterns
+ * would cost more than RANDOM_BUDGET steps (n in the thousands), Σ ± d is normal to within far
+ * less than the Monte Carlo error of B patterns (mean 0, variance Σ d²), and that tail is used.
  */
 
 import { binomialHalfCdf } from './mcnemar';
+import { normalUpperTail } from './special';
 import { Xoshiro128 } from '../rng';
 
 export const SIGN_FLIP_EXACT_LIMIT = 20;
@@ -16,10 +19,14 @@ export const SIGN_FLIP_EXACT_LIMIT = 20;
 /** Above this many cells (non-zero differences × attainable sums) the convolution is not run. */
 const CONVOLUTION_BUDGET = 5e7;
 
+/** Above this many steps (non-zero differences × patterns) the normal tail stands in. */
+const RANDOM_BUDGET = 2e7;
+
 export type SignFlipMethod =
   | 'exact sign test'
   | 'exact sign-flip permutation'
-  | 'sign-flip permutation (random sign patterns)';
+  | 'sign-flip permutation (random sign patterns)'
+  | 'sign-flip permutation (normal approximation)';
 
 export interface SignFlipResult {
   p: number;
@@ -64,6 +71,13 @@ export function signFlipTest(
   const total = magnitudes.reduce((s, v) => s + v, 0);
   if (magnitudes.every(Number.isInteger) && n * (2 * total + 1) <= CONVOLUTION_BUDGET) {
     return { p: convolve(magnitudes, total, threshold), method: 'exact sign-flip permutation' };
+  }
+  if (n * resamples > RANDOM_BUDGET) {
+    const spread = Math.sqrt(magnitudes.reduce((s, v) => s + v * v, 0));
+    return {
+      p: Math.min(1, 2 * normalUpperTail(Math.max(0, threshold) / spread)),
+      method: 'sign-flip permutation (normal approximation)',
+    };
   }
   return {
     p: randomPatterns(magnitudes, threshold, seedHex, resamples),

@@ -106,6 +106,22 @@ describe('sign-flip permutation test', () => {
     expect(random.method).toBe('sign-flip permutation (random sign patterns)');
     expect(random.p).toBeGreaterThanOrEqual(1 / 1000);
   });
+
+  it('uses the normal tail of Σ ± d where random patterns would cost too much (n × B large)', () => {
+    // 4,000 non-integer differences with a small shift: random patterns at B = 10,000 would be
+    // 4e7 steps. The normal tail must agree with 1,000 random patterns within Monte Carlo error.
+    const d = Array.from(
+      { length: 4000 },
+      (_, i) => ((i * 7919) % 13) - 6 + 0.03 + (i % 7) * 0.001,
+    );
+    const fast = signFlipTest(d, SEED, 10_000);
+    expect(fast.method).toBe('sign-flip permutation (normal approximation)');
+    const random = signFlipTest(d, SEED, 1_000);
+    expect(random.method).toBe('sign-flip permutation (random sign patterns)');
+    expect(Math.abs(fast.p - random.p)).toBeLessThan(0.05);
+    expect(fast.p).toBeGreaterThan(0);
+    expect(fast.p).toBeLessThan(1);
+  });
 });
 
 describe('edge values', () => {
