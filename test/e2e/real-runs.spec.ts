@@ -38,6 +38,10 @@ test('two logs of one model: the guessed reference is said, and any two runs com
   const card = page.locator('.experiment-card').filter({ hasText: 'popularity' });
   await expect(card).toContainText('2 conditions', { timeout: 30_000 });
   await expect(card.getByText('reference guessed')).toBeVisible();
+  // The guessed reference is the one the library's role column shows, not "unknown".
+  await expect(card.locator('tr', { hasText: 'revision=aaaaaaa' }).locator('.role')).toHaveText(
+    'reference',
+  );
 
   await card.getByRole('button', { name: 'Compare', exact: true }).click();
   await expect(page.getByRole('note')).toContainText(

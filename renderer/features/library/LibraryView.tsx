@@ -34,6 +34,11 @@ function FirstRun() {
   );
 }
 
+/** The effective role: the experiment's one reference (declared, chosen or guessed). */
+function RoleTag({ role }: { role: string }) {
+  return <span className={`role role-${role}`}>{role}</span>;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -214,9 +219,15 @@ export function LibraryView() {
                             <td>{i === 0 ? condition : ''}</td>
                             <td>
                               {i === 0 ? (
-                                <span className={`role role-${run.role ?? 'unknown'}`}>
-                                  {run.role ?? 'unknown'}
-                                </span>
+                                <RoleTag
+                                  role={
+                                    condition === meta?.reference
+                                      ? 'reference'
+                                      : run.role === 'reference'
+                                        ? 'unknown'
+                                        : (run.role ?? 'unknown')
+                                  }
+                                />
                               ) : (
                                 ''
                               )}
