@@ -114,6 +114,57 @@ export default tseslint.config(
     },
   },
   {
+    // The core serves every host; it never reaches into one.
+    files: ['electron/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only electron/main and electron/preload may import electron.',
+            },
+          ],
+          patterns: [
+            {
+              group: [
+                '**/renderer/**',
+                '**/electron/main/**',
+                '**/server/**',
+                '**/cli/**',
+                '../main/**',
+                '../../main/**',
+              ],
+              message: 'The core never imports a host (renderer, Electron main, server, CLI).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Electron's main process is a thin bridge: the core runs in a worker, so SQL never runs
+    // on the thread that draws windows. Types from the core are fine; its runtime code is not.
+    files: ['electron/main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/**', '**/server/**', '**/cli/**', '**/renderer/**'],
+              allowTypeImports: true,
+              message:
+                'electron/main runs no core code: talk to the core worker (core-host.ts); type imports only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['electron/preload/**/*.ts'],
     rules: {
       'no-restricted-imports': [
