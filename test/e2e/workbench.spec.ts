@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { parseCsv } from '../../electron/core/ingest/importers/generic';
+import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { serveApp, type ServedApp } from './host';
 

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
-import { csvValue, parseCsv } from '../../electron/core/ingest/importers/generic';
+import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
+import { csvValue } from '../../electron/core/ingest/importers/generic';
 import { EXAMPLE_CSV_HEADER, SUMMARY_CSV_HEADER } from '../../shared/compare/csv';
 import { runCli } from '../fixtures/cli';
 import { writeMechlensRun } from '../fixtures/formats';

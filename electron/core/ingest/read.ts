@@ -55,7 +55,7 @@ export function describeFsError(error: unknown): string {
 }
 
 /** File-system errors become problems; anything else (aborts, bugs) passes through. */
-function fsProblem(error: unknown): unknown {
+export function fsProblem(error: unknown): unknown {
   const code = error && typeof error === 'object' && 'code' in error ? error.code : null;
   return typeof code === 'string' && !isAbortError(error)
     ? new ImportProblem(describeFsError(error))

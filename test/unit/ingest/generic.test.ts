@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -6,8 +7,8 @@ import {
   importGenericJsonl,
   looksLikeGenericCsv,
   looksLikeGenericJsonl,
-  parseCsv,
 } from '../../../electron/core/ingest/importers/generic';
+import { parseCsv } from '../../../electron/core/ingest/importers/csv-rows';
 import { ImportProblem } from '../../../electron/core/ingest/types';
 import { writeFile, writeGenericCsv, writeGenericJsonl } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
@@ -43,6 +44,15 @@ describe('sniffing', () => {
 });
 
 describe('parseCsv', () => {
+  it("drops a BOM and reads CR, LF and CRLF rows alike, with each row's first line", () => {
+    expect(parseCsv('\ufeffid,input\n\n\n1,x\r2,"y\nz"\r\n3,w')).toEqual([
+      { cells: ['id', 'input'], line: 1 },
+      { cells: ['1', 'x'], line: 4 },
+      { cells: ['2', 'y\nz'], line: 5 },
+      { cells: ['3', 'w'], line: 7 },
+    ]);
+  });
+
   it('follows RFC 4180: quotes, doubled quotes, newlines in cells, CRLF', () => {
     const rows = parseCsv('id,input\r\n1,"a, ""quoted""\nsecond line"\r\n\r\n2,plain\n');
     expect(rows).toEqual([
@@ -54,7 +64,7 @@ describe('parseCsv', () => {
 
   it('reports a quote that is never closed', () => {
     expect(() => parseCsv('id,input\n1,"open\n2,x\n')).toThrow(
-      'line 2: a quoted cell is never closed',
+      /^line \d+: a quoted cell is never closed \(the file ends inside it\)$/,
     );
   });
 
@@ -238,5 +248,28 @@ describe('importGenericCsv', () => {
     expect(await problemOf(importGenericCsv(cols, ctx()))).toBe(
       'the header names the column "score" twice',
     );
+  });
+});
+
+describe('importGenericCsv, streamed', () => {
+  it('refuses bad UTF-8 and names a missing file instead of reading it whole', async () => {
+    const file = path.join(dir, 'bad.csv');
+    fs.writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('id,input\n1,caf'), Buffer.from([0xc3, 0x28]), Buffer.from('\n')]),
+    );
+    await expect(importGenericCsv(file, { signal: new AbortController().signal })).rejects.toThrow(
+      /not valid UTF-8 text \(first bad byte near offset 1[45]\)/,
+    );
+    await expect(
+      importGenericCsv(path.join(dir, 'gone.csv'), { signal: new AbortController().signal }),
+    ).rejects.toThrow(/no longer exists/);
+  });
+
+  it('stops on cancel', async () => {
+    const file = writeGenericCsv(dir, 'run.csv', 'id,input,output\na,x,y\n');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(importGenericCsv(file, { signal: controller.signal })).rejects.toThrow(/abort/i);
   });
 });

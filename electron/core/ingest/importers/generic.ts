@@ -22,6 +22,7 @@ import {
   roleSchema,
   seedOf,
 } from './mechlens';
+import { csvFileRows, parseCsv, type CsvRow } from './csv-rows';
 import { isRecord } from './json-values';
 
 /**
@@ -214,60 +215,6 @@ export async function importGenericJsonl(file: string, ctx: ImportContext): Prom
 
 // ------------------------------------------------------------------------------------- CSV
 
-/** RFC 4180 rows, each with the line number it starts on (quoted cells may span lines). */
-export function parseCsv(text: string): { cells: string[]; line: number }[] {
-  const rows: { cells: string[]; line: number }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let rowLine = 1;
-  let i = 0;
-  const endRow = () => {
-    cells.push(cell);
-    // A blank line is a single empty cell: not a row.
-    if (cells.length > 1 || cells[0] !== '') rows.push({ cells, line: rowLine });
-    cells = [];
-    cell = '';
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === '"' && cell === '') {
-      const quoteLine = line;
-      let j = i + 1;
-      for (;;) {
-        const close = text.indexOf('"', j);
-        if (close === -1) {
-          throw new ImportProblem(
-            `line ${quoteLine.toLocaleString('en-US')}: a quoted cell is never closed`,
-          );
-        }
-        cell += text.slice(j, close);
-        j = close + 1;
-        if (text[j] !== '"') break;
-        cell += '"';
-        j++;
-      }
-      line += text.slice(i, j).split('\n').length - 1;
-      i = j;
-      continue;
-    }
-    if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (c === '\n' || c === '\r') {
-      endRow();
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      line++;
-      rowLine = line;
-    } else {
-      cell += c;
-    }
-    i++;
-  }
-  if (cell !== '' || cells.length > 0) endRow();
-  return rows;
-}
-
 const CSV_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /** Cells become JSON scalars: the types a spreadsheet user means, never guessed further. */
@@ -300,13 +247,30 @@ export function looksLikeGenericCsv(headerLine: string): boolean {
 
 export async function importGenericCsv(file: string, ctx: ImportContext): Promise<ImportedRun> {
   const meta = await readSidecar(file);
-  const text = await readTextFile(file, { signal: ctx.signal });
-  ctx.onBytes?.(Buffer.byteLength(text));
-  const [header, ...rows] = parseCsv(text);
+  const rows = csvFileRows(file, { signal: ctx.signal, onBytes: ctx.onBytes });
+  const header = (await rows.next()).value;
   if (!header) throw new ImportProblem('the file has no header row');
-  if (rows.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(rows.length);
-  const names = header.cells.map((name) => name.trim());
-  const lower = headerNames(header.cells);
+  const columns = csvColumns(header.cells);
+  const check = uniqueIds();
+  const examples: ImportedExample[] = [];
+  for await (const row of rows) {
+    if (examples.length === MAX_EXAMPLES_PER_RUN) throw tooManyExamples(examples.length + 1);
+    examples.push(csvExample(row, columns, check));
+  }
+  return buildRun(file, 'csv', meta, examples, columns.warnings);
+}
+
+interface CsvColumns {
+  names: string[];
+  id: number;
+  input: number;
+  output: number;
+  warnings: string[];
+}
+
+function csvColumns(cells: string[]): CsvColumns {
+  const names = cells.map((name) => name.trim());
+  const lower = headerNames(cells);
   const warnings: string[] = [];
   const seenNames = new Set<string>();
   names.forEach((name, column) => {
@@ -315,37 +279,38 @@ export async function importGenericCsv(file: string, ctx: ImportContext): Promis
       throw new ImportProblem(`the header names the column "${name}" twice`);
     seenNames.add(name);
   });
-  const idColumn = lower.indexOf('id');
-  if (idColumn === -1) throw new ImportProblem('the header has no "id" column');
-  const inputColumn = lower.indexOf('input');
-  const outputColumn = lower.indexOf('output');
+  const id = lower.indexOf('id');
+  if (id === -1) throw new ImportProblem('the header has no "id" column');
+  return { names, id, input: lower.indexOf('input'), output: lower.indexOf('output'), warnings };
+}
 
-  const check = uniqueIds();
-  const examples = rows.map(({ cells, line }): ImportedExample => {
-    const at = `line ${line.toLocaleString('en-US')}`;
-    if (cells.length !== names.length) {
-      throw new ImportProblem(
-        `${at} has ${cells.length} cells but the header has ${names.length} columns`,
-      );
-    }
-    const id = cells[idColumn]!;
-    if (id.trim() === '') throw new ImportProblem(`${at}: the id cell is empty`);
-    check(id, line);
-    const fields: JsonObject = Object.fromEntries(
-      names.flatMap((name, column) =>
-        name === '' || column === idColumn || column === inputColumn || column === outputColumn
-          ? []
-          : [[name, csvValue(cells[column]!)]],
-      ),
+function csvExample(
+  { cells, line }: CsvRow,
+  { names, id: idColumn, input, output }: CsvColumns,
+  check: (id: string, line: number) => void,
+): ImportedExample {
+  const at = `line ${line.toLocaleString('en-US')}`;
+  if (cells.length !== names.length) {
+    throw new ImportProblem(
+      `${at} has ${cells.length} cells but the header has ${names.length} columns`,
     );
-    return {
-      id,
-      input: inputColumn === -1 ? '' : cells[inputColumn]!,
-      output: outputColumn === -1 ? '' : cells[outputColumn]!,
-      fields,
-      target: null,
-      error: null,
-    };
-  });
-  return buildRun(file, 'csv', meta, examples, warnings);
+  }
+  const id = cells[idColumn]!;
+  if (id.trim() === '') throw new ImportProblem(`${at}: the id cell is empty`);
+  check(id, line);
+  const fields: JsonObject = Object.fromEntries(
+    names.flatMap((name, column) =>
+      name === '' || column === idColumn || column === input || column === output
+        ? []
+        : [[name, csvValue(cells[column]!)]],
+    ),
+  );
+  return {
+    id,
+    input: input === -1 ? '' : cells[input]!,
+    output: output === -1 ? '' : cells[output]!,
+    fields,
+    target: null,
+    error: null,
+  };
 }
