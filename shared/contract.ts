@@ -59,18 +59,6 @@ export const runRowSchema = z.object({
   warnings: z.array(z.string()),
 });
 
-export const indexStatsSchema = z.object({
-  sources: z.object({
-    scanned: z.number(),
-    imported: z.number(),
-    unchanged: z.number(),
-    failed: z.number(),
-  }),
-  runs: z.number(),
-  examples: z.number(),
-  problems: z.array(z.object({ path: z.string(), message: z.string() })),
-});
-
 export const referenceBasisSchema = z.enum(['chosen', 'declared', 'name', 'earliest']);
 export type ReferenceBasis = z.infer<typeof referenceBasisSchema>;
 
@@ -421,10 +409,6 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractErr
 
 export function isRequestName(name: unknown): name is RequestName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(requests, name);
-}
-
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
 }
 
 /** A zod error as one sentence a person can read: "path.to.field: problem; …". */

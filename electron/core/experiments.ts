@@ -178,16 +178,6 @@ export function listExperiments(db: Db): RequestOutput<'experiments:list'> {
   });
 }
 
-export function getExperiment(db: Db, experimentId: string): ExperimentRow {
-  const row = db
-    .prepare(
-      `SELECT id, project_id AS project, name, question, claim, deviations, reproduces, declared FROM experiments WHERE id = ?`,
-    )
-    .get(experimentId) as ExperimentRow | undefined;
-  if (!row) throw new NotFoundError(`There is no experiment "${experimentId}".`);
-  return row;
-}
-
 const now = () => new Date().toISOString();
 
 export function setConditionRole(

@@ -231,7 +231,7 @@ export class PairwiseService {
           signal: ctx.signal,
           progress: ctx.progress,
         });
-        this.lastIndexStats.set(ctx.jobId, stats);
+        this.indexStats.set(ctx.jobId, stats);
         this.events.emit('index:changed', { runs: stats.runs });
       });
       this.indexChain = run.catch(() => undefined);
@@ -239,14 +239,17 @@ export class PairwiseService {
     });
   }
 
-  readonly lastIndexStats = new Map<string, IndexStats>();
+  /** Stats of index jobs not yet collected by `index()`; each entry is taken once. */
+  private readonly indexStats = new Map<string, IndexStats>();
 
   async index(paths: string[]): Promise<IndexStats> {
     const jobId = this.startIndex(paths, 'Indexing');
     const job = await this.jobs.wait(jobId);
-    if (job?.state !== 'finished')
+    const stats = this.indexStats.get(jobId);
+    this.indexStats.delete(jobId);
+    if (job?.state !== 'finished' || !stats)
       throw new Error(job?.error ?? `Indexing ${job?.state ?? 'failed'}.`);
-    return this.lastIndexStats.get(jobId)!;
+    return stats;
   }
 
   private report(reportKey: string) {

@@ -38,9 +38,3 @@ export class ImportProblem extends Error {
   }
 }
 
-export interface Importer {
-  /** Stable name stored with each source ("mechlens", "reps", …). */
-  name: string;
-  /** Bump when the importer's output changes, so stored sources are re-imported. */
-  version: string;
-}
