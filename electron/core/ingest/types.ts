@@ -37,4 +37,3 @@ export class ImportProblem extends Error {
     this.name = 'ImportProblem';
   }
 }
-
