@@ -13,6 +13,7 @@
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { checkElectronSqlite } = require('./after-pack.cjs');
+const { runElectronVite } = require('../electron/cli/electron-vite.cjs');
 
 const root = path.resolve(__dirname, '..');
 const dirOnly = process.argv.includes('--dir');
@@ -79,17 +80,7 @@ async function buildElectronSqlite() {
 }
 
 function buildApp() {
-  const bin = path.join(
-    root,
-    'node_modules',
-    '.bin',
-    process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite',
-  );
-  const result = spawnSync(bin, ['build'], {
-    cwd: root,
-    stdio: 'inherit',
-    shell: process.platform === 'win32',
-  });
+  const result = runElectronVite(root, ['build']);
   if (result.status !== 0)
     stop('cannot package: the app build (electron-vite build) failed, see above.');
 }

@@ -6,6 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
+const { spawnElectronVite } = require('../electron/cli/electron-vite.cjs');
 
 const root = path.resolve(__dirname, '..');
 
@@ -71,17 +72,7 @@ if (!electron.ok) {
   if (native.status !== 0) {
     fallBackToBrowser('the SQLite module could not be built for Electron');
   } else {
-    const bin = path.join(
-      root,
-      'node_modules',
-      '.bin',
-      process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite',
-    );
-    const child = spawn(bin, ['dev'], {
-      cwd: root,
-      stdio: 'inherit',
-      shell: process.platform === 'win32',
-    });
+    const child = spawnElectronVite(root, ['dev']);
     child.on('exit', (code) => process.exit(code ?? 0));
   }
 }

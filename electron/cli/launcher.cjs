@@ -6,7 +6,7 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
+const { runElectronVite } = require('./electron-vite.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'out', 'main', 'cli.js');
@@ -45,17 +45,7 @@ function needsBuild() {
 
 function build() {
   process.stderr.write('pairwise: building the app (first run or sources changed)…\n');
-  const bin = path.join(
-    root,
-    'node_modules',
-    '.bin',
-    process.platform === 'win32' ? 'electron-vite.cmd' : 'electron-vite',
-  );
-  const result = spawnSync(bin, ['build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    shell: process.platform === 'win32',
-  });
+  const result = runElectronVite(root, ['build'], ['ignore', 'ignore', 'inherit']);
   if (result.status !== 0) {
     process.stderr.write('pairwise: the build failed; run `npm run build` to see why.\n');
     process.exit(1);
