@@ -3,13 +3,14 @@ import { setWorkerDir } from '../core/jobs/worker-path';
 import { compareCommand } from './compare';
 import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
 import { packageVersion } from './paths';
+import { forTerminal } from './terminal-text';
 import { usage } from './usage';
 // findings & sync (issue 5)
 import { syncCommand } from './sync';
 
 const io: Io = {
-  out: (text) => process.stdout.write(text + '\n'),
-  err: (text) => process.stderr.write(text + '\n'),
+  out: (text) => process.stdout.write(forTerminal(text) + '\n'),
+  err: (text) => process.stderr.write(forTerminal(text) + '\n'),
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -112,7 +113,7 @@ function exitWhenFlushed(code: number): void {
 if (require.main === module || process.env.PAIRWISE_CLI_MAIN === '1') {
   setWorkerDir(__dirname);
   main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
-    process.stderr.write(`pairwise: ${String(error)}\n`);
+    io.err(`pairwise: ${String(error)}`);
     exitWhenFlushed(1);
   });
 }
