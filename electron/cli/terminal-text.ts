@@ -11,6 +11,7 @@
 
 // CRLF is matched first so that it is kept whole; then C0 controls but TAB and LF, DEL, C1
 // controls, and the bidi embeddings, overrides and isolates.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const UNSAFE = /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function forTerminal(text: string): string {

@@ -19,6 +19,7 @@ function unsafeDestination(destination: string): boolean {
   // Browsers drop spaces and control characters around and inside a scheme, and Markdown
   // drops backslash escapes: judge what the browser would see.
   const plain = destination
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
     .replace(/[\u0000-\u0020\\]/g, '')
     .replace(/^&lt;/, '')
     .toLowerCase();

@@ -11,6 +11,7 @@ const TITLE = '\u001b]0;owned\u0007';
 const CLEAR = '\u001b[2J\u001b[H';
 const CSI_C1 = '\u009b31m';
 // Anything a terminal would act on: ESC, BEL, C1 controls, lone CR, bidi overrides.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('forTerminal', () => {
