@@ -12,6 +12,7 @@ import {
   normalizeEndpoint,
   resolveCredentials,
   saveEndpoint,
+  savedEndpoint,
   type SecretStore,
 } from './settings';
 
@@ -54,7 +55,13 @@ export class SyncEngine {
     } catch (error) {
       throw new ConflictError((error as Error).message);
     }
+    // A key belongs to the server it was given for: a new address without a new key forgets
+    // the stored one, so it is never sent to a server it was not meant for.
+    const previous = savedEndpoint(this.db);
+    const moved =
+      previous !== null && (url === null || new URL(url).origin !== new URL(previous).origin);
     saveEndpoint(this.db, url);
+    if (moved && input.apiKey === undefined) await this.secrets.set(API_KEY_SECRET, null);
     if (input.apiKey !== undefined) {
       await this.secrets.set(API_KEY_SECRET, input.apiKey?.trim() || null);
       if (input.apiKey) outbox.resumeStopped(this.db);
