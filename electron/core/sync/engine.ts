@@ -41,6 +41,7 @@ export class SyncEngine {
       endpoint: credentials.url,
       endpointSource: credentials.urlSource,
       keySource: credentials.keySource,
+      keyStorage: await this.secrets.storage(),
       counts: outbox.counts(this.db),
       items: outbox.recentItems(this.db, limit),
       changedSinceSync: outbox.changedSinceSync(this.db),

@@ -14,6 +14,8 @@ export interface SecretStore {
   get(name: string): Promise<string | null>;
   /** null forgets the secret. */
   set(name: string, value: string | null): Promise<void>;
+  /** Whether a secret outlives the process (an OS keychain) or only this session. */
+  storage(): Promise<'keychain' | 'memory'>;
 }
 
 /** For the CLI and the browser host: a key given at runtime lives as long as the process. */
@@ -28,6 +30,10 @@ export class MemorySecretStore implements SecretStore {
     if (value === null) this.values.delete(name);
     else this.values.set(name, value);
     return Promise.resolve();
+  }
+
+  storage(): Promise<'memory'> {
+    return Promise.resolve('memory');
   }
 }
 
