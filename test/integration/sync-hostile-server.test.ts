@@ -1,9 +1,11 @@
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES, send, type SendRequest } from '../../electron/core/sync/client';
 import { MemorySecretStore, normalizeEndpoint } from '../../electron/core/sync/settings';
 import { startHostileServer, type HostileServer } from '../fixtures/hostile-server';
+import { examples, writeMechlensRun } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
 
 v8.setFlagsFromString('--expose-gc');
@@ -67,6 +69,22 @@ describe('sync against a hostile server', () => {
     expect(outcome.message.length).toBeLessThan(2100);
     // The client stopped reading: the server could write little past the limit and its buffers.
     expect(server.written()).toBeLessThan(MAX_ANSWER_BYTES + 16 * 1024 * 1024);
+  });
+});
+
+describe('a sync pass against a server that never answers', () => {
+  it('ends once its retry budget is spent, even when the backoff is shorter than the timeout', async () => {
+    server = await startHostileServer('hang');
+    process.env.MECHLENS_API_URL = server.url;
+    process.env.MECHLENS_API_KEY = 'ml_key';
+    harness = makeService({
+      sync: { timeoutMs: 100, baseDelayMs: 1, maxDelayMs: 5, maxWaitMs: 500 },
+    });
+    const lib = path.join(harness.dir, 'lib');
+    writeMechlensRun(lib, { id: 'ref', name: 'reference', examples: examples(3) });
+    await harness.service.index([lib]);
+    const result = await harness.service.sync.pass(new AbortController().signal);
+    expect(result).toMatchObject({ synced: 0, waiting: 1 });
   });
 });
 
