@@ -19,7 +19,8 @@ import {
 
 /** Backslash-escapes what would break a table cell or start a link, tag or code span. */
 function mdCell(text: string): string {
-  return text.replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  // A lone CR ends a line in Markdown, as LF does.
+  return text.replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r\n?|\n/g, ' ');
 }
 
 /** A fence longer than any backtick run inside, so no text can close it early. */

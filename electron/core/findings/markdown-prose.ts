@@ -76,7 +76,8 @@ function inertLine(line: string): string {
 export function safeProse(text: string): string {
   const out: string[] = [];
   let fence: { marker: string; close: RegExp } | null = null;
-  for (const line of text.split(/\r?\n/)) {
+  // A lone CR ends a line in Markdown as LF does: split where a renderer would.
+  for (const line of text.split(/\r\n?|\n/)) {
     if (fence) {
       out.push(line);
       if (fence.close.test(line)) fence = null;

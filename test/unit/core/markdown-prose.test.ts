@@ -52,6 +52,10 @@ describe('safeProse', () => {
     expect(safeProse('``<img onerror=x>`')).toBe('``&lt;img onerror=x>`');
   });
 
+  it('splits lines where a renderer does, at a lone CR too', () => {
+    expect(safeProse('a\r```\r<i>\r```\r<b>')).toBe('a\n```\n<i>\n```\n&lt;b>');
+  });
+
   it('closes a fence left open, so it cannot swallow the rest of the export', () => {
     expect(safeProse('````\n<i>')).toBe('````\n<i>\n````');
   });
