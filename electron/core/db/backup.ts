@@ -46,9 +46,16 @@ export function dailyBackupDue(file: string, now = new Date()): boolean {
   return !list(file, 'daily').some((b) => b.name === `daily-${day(now)}.db`);
 }
 
+/** The copy would leave at least the library's size and 64 MiB free: a backup must never be
+ * what fills the disk the library lives on. */
+function roomFor(dir: string, size: number): boolean {
+  const { bavail, bsize } = fs.statfsSync(dir);
+  return bavail * bsize >= 2 * size + 64 * 1024 * 1024;
+}
+
 /**
- * Copies the library; returns the copy's path, or null when it could not be made (a full disk:
- * the library itself is untouched, and a half-written copy is removed).
+ * Copies the library; returns the copy's path, or null when it was not made (too little room,
+ * or a full disk: the library itself is untouched, and a half-written copy is removed).
  */
 export function makeBackup(
   db: Database.Database,
@@ -62,6 +69,7 @@ export function makeBackup(
   const partial = `${target}.partial`;
   try {
     fs.mkdirSync(dir, { recursive: true });
+    if (!roomFor(dir, fs.statSync(file).size)) return null;
     fs.rmSync(partial, { force: true });
     db.prepare('VACUUM INTO ?').run(partial);
     fs.renameSync(partial, target);

@@ -41,7 +41,29 @@ function nativeBindingFromEnv(): string | undefined {
  * pager) open read-only and never migrate, so they can run beside a writer in WAL mode.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  return described(file, () => openOrThrow(file, options));
+  return described(file, () => {
+    try {
+      return openOrThrow(file, options);
+    } catch (error) {
+      if (!fromImageInstead(error, file, options)) throw error;
+      return openOrThrow(file, options, undefined, rollbackImage(file));
+    }
+  });
+}
+
+/**
+ * A WAL file on a read-only mount cannot be read in place when its `-shm` is missing (SQLite
+ * must create it), so a cleanly closed one (no `-wal`) is read from a copy in memory instead,
+ * up to 1 GiB.
+ */
+function fromImageInstead(error: unknown, file: string, options: OpenOptions): boolean {
+  return (
+    options.readonly === true &&
+    (error as { code?: string }).code === 'SQLITE_CANTOPEN' &&
+    fs.existsSync(file) &&
+    !fs.existsSync(`${file}-wal`) &&
+    fs.statSync(file).size <= 1024 ** 3
+  );
 }
 
 function described<T>(file: string, open: () => T): T {
@@ -94,15 +116,24 @@ export function closeLibrary(db: Db): void {
   markClosed(file);
 }
 
+/** WAL header bytes (file format write/read version 2) set back to rollback (1). */
+function rollbackImage(file: string): Buffer {
+  const image = fs.readFileSync(file);
+  image[18] = 1;
+  image[19] = 1;
+  return image;
+}
+
 function openOrThrow(
   file: string,
   options: OpenOptions,
   beforeMigrate?: (db: Db, version: number) => void,
+  image?: Buffer,
 ): Db {
   if (!options.readonly) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const created = options.readonly ? [] : sidecarsMissing(file);
   const nativeBinding = options.nativeBinding ?? nativeBindingFromEnv();
-  const db = new Database(file, {
+  const db = new Database(image ?? file, {
     readonly: options.readonly ?? false,
     fileMustExist: options.readonly ?? false,
     ...(nativeBinding ? { nativeBinding } : {}),
