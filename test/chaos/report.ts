@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { format, resolveConfig } from 'prettier';
 
 export interface CaseResult {
   name: string;
@@ -25,11 +26,11 @@ export function table(results: CaseResult[]): string {
 }
 
 /** Replaces the chaos section of docs/reliability.md (between its markers) with this run's. */
-export function writeReport(
+export async function writeReport(
   file: string,
   results: CaseResult[],
   meta: { date: string; commit: string; seconds: number; seed: number },
-): void {
+): Promise<void> {
   const failures = results.reduce((n, r) => n + r.failures, 0);
   const section = [
     START,
@@ -42,5 +43,8 @@ export function writeReport(
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start < 0 || end < 0) throw new Error(`${file} has no ${START} … ${END} section`);
-  fs.writeFileSync(file, text.slice(0, start) + section + text.slice(end + END.length));
+  const updated = text.slice(0, start) + section + text.slice(end + END.length);
+  // Formatted as the repository's `prettier --check` expects.
+  const options = (await resolveConfig(file)) ?? {};
+  fs.writeFileSync(file, await format(updated, { ...options, filepath: file }));
 }

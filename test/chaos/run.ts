@@ -93,7 +93,12 @@ async function main(): Promise<number> {
   const commit = execSync('git rev-parse --short HEAD', { cwd: root, encoding: 'utf8' }).trim();
   const date = new Date().toISOString().slice(0, 10);
   process.stdout.write(`${table(results)}\n`);
-  writeReport(path.join(root, 'docs/reliability.md'), results, { date, commit, seconds, seed });
+  await writeReport(path.join(root, 'docs/reliability.md'), results, {
+    date,
+    commit,
+    seconds,
+    seed,
+  });
   const failures = results.reduce((n, r) => n + r.failures, 0);
   process.stdout.write(
     `\n${failures} failures in ${Math.round(seconds)} s (seed ${seed}); docs/reliability.md updated.\n`,

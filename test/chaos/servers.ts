@@ -59,7 +59,7 @@ export async function serverCases(work: string, lib: string): Promise<CaseResult
         const status = await service.sync.status(1000);
         const errors = status.items.map((i) => i.lastError ?? '').join('\n');
         if (errors.includes(KEY)) failures.push('the key appears in a stored error');
-        summary = `pass ended in ${seconds.toFixed(1)} s with ${outcome.waiting} items left to retry; peak RSS +${Math.round((peak - baseline) / 1e6)} MB; server wrote ${Math.round(server.written() / 1e3)} kB`;
+        summary = `pass ended in ${seconds.toFixed(1)} s with ${outcome.waiting} items left to retry; peak RSS +${Math.round((peak - baseline) / 1e6)} MB; server wrote ${server.written().toLocaleString('en-US')} bytes of body`;
       }
       if (peak - baseline > 256e6)
         failures.push(`memory grew by ${Math.round((peak - baseline) / 1e6)} MB`);

@@ -4,13 +4,18 @@
  * saved), so the parent can check that nothing confirmed was lost.
  *
  *   tsx test/chaos/victim.ts <index|compare|save|sync> <db> <library folder>
+ *
+ * `index` runs without end too (each pass after touching every run file); `sync` ends.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { PairwiseService } from '../../electron/core/service';
 import type { FindingView } from '../../shared/findings';
 import { callOk } from '../fixtures/service';
 
 async function run(): Promise<void> {
   const [action, dbPath, lib] = process.argv.slice(2) as [string, string, string];
+  const runsDir = path.join(lib, '.mechlens', 'runs');
   const service = new PairwiseService({
     dbPath,
     host: 'cli',
@@ -21,7 +26,13 @@ async function run(): Promise<void> {
   });
   process.stdout.write('ready\n');
   if (action === 'index') {
-    await service.index([lib]);
+    // Every pass re-reads every file (a newer mtime), so a kill lands on real work.
+    for (let pass = 1; ; pass++) {
+      const when = new Date(Date.now() + pass * 1000);
+      for (const name of fs.readdirSync(runsDir))
+        fs.utimesSync(path.join(runsDir, name), when, when);
+      await service.index([lib]);
+    }
   } else if (action === 'compare') {
     for (let seed = 0; ; seed++)
       await service.compare.run({ experimentId: 'exp-chaos', resamples: 2_000 + seed });
