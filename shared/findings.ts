@@ -159,6 +159,11 @@ export const syncStatusSchema = z.object({
   endpoint: z.string().nullable(),
   endpointSource: z.enum(['env', 'settings']).nullable(),
   keySource: z.enum(['env', 'store']).nullable(),
+  /**
+   * Where a key given in the app is kept: the OS keychain (desktop with one), or memory until
+   * Pairwise quits (CLI, browser host, or a desktop without a keychain).
+   */
+  keyStorage: z.enum(['keychain', 'memory']),
   counts: z.record(outboxStateSchema, z.number()),
   /** The newest outbox rows first (at most `limit`). */
   items: z.array(outboxItemSchema),

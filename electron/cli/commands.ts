@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
+import { latestVersion } from '../core/db/migrations';
+import { openDatabase, type Db } from '../core/db/open';
 import { PairwiseService } from '../core/service';
 import { listRuns } from '../core/library';
 import { startServer } from '../server/http';
@@ -71,49 +74,66 @@ export async function indexCommand(
   }
 }
 
-export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io): Promise<number> {
-  const service = openService(opts.db, 'cli');
+/**
+ * Read commands open the library read-only: they work on a file Pairwise may not write (a
+ * read-only disk, someone else's copy) and never change it. A library from an older Pairwise
+ * needs its migrations first, so it is opened as the writer.
+ */
+async function withReadOnly<T>(file: string | undefined, read: (db: Db) => T): Promise<T | null> {
+  const dbPath = defaultDbPath(file);
+  if (!fs.existsSync(dbPath)) return null;
+  const db = openDatabase(dbPath, { readonly: true });
   try {
-    const runs = listRuns(service.db).map((r) => ({
-      run_id: r.run_id,
-      format: r.format,
-      project: r.project,
-      experiment_id: r.experiment_id,
-      condition: r.condition,
-      role: r.role,
-      series: r.series,
-      level: r.level,
-      examples: r.examples,
-      state: r.state,
-      superseded: r.superseded,
-      warnings: r.warnings,
-    }));
-    if (opts.json) {
-      io.out(JSON.stringify(runs));
-      return 0;
-    }
-    if (runs.length === 0) {
-      io.out('No runs indexed yet. Try: pairwise index PATH');
-      return 0;
-    }
-    io.out(
-      table([
-        ['run', 'format', 'experiment', 'condition', 'role', 'examples', 'state'],
-        ...runs.map((r) => [
-          r.run_id.slice(0, 12),
-          r.format,
-          r.experiment_id,
-          r.condition,
-          r.role ?? '',
-          String(r.examples),
-          r.superseded ? `${r.state} (superseded)` : r.state,
-        ]),
-      ]),
-    );
-    return 0;
+    if ((db.pragma('user_version', { simple: true }) as number) === latestVersion) return read(db);
+  } finally {
+    db.close();
+  }
+  const service = openService(file, 'cli');
+  try {
+    return read(service.db);
   } finally {
     await service.close();
   }
+}
+
+export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io): Promise<number> {
+  const runs = ((await withReadOnly(opts.db, listRuns)) ?? []).map((r) => ({
+    run_id: r.run_id,
+    format: r.format,
+    project: r.project,
+    experiment_id: r.experiment_id,
+    condition: r.condition,
+    role: r.role,
+    series: r.series,
+    level: r.level,
+    examples: r.examples,
+    state: r.state,
+    superseded: r.superseded,
+    warnings: r.warnings,
+  }));
+  if (opts.json) {
+    io.out(JSON.stringify(runs));
+    return 0;
+  }
+  if (runs.length === 0) {
+    io.out('No runs indexed yet. Try: pairwise index PATH');
+    return 0;
+  }
+  io.out(
+    table([
+      ['run', 'format', 'experiment', 'condition', 'role', 'examples', 'state'],
+      ...runs.map((r) => [
+        r.run_id.slice(0, 12),
+        r.format,
+        r.experiment_id,
+        r.condition,
+        r.role ?? '',
+        String(r.examples),
+        r.superseded ? `${r.state} (superseded)` : r.state,
+      ]),
+    ]),
+  );
+  return 0;
 }
 
 function openBrowser(url: string): void {

@@ -1,16 +1,26 @@
 import { parseArgs } from 'node:util';
+import { describeDbError } from '../core/db/errors';
 import { setWorkerDir } from '../core/jobs/worker-path';
 import { compareCommand } from './compare';
 import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
-import { packageVersion } from './paths';
+import { defaultDbPath, packageVersion } from './paths';
+import { forTerminal } from './terminal-text';
 import { usage } from './usage';
 // findings & sync (issue 5)
 import { syncCommand } from './sync';
 
 const io: Io = {
-  out: (text) => process.stdout.write(text + '\n'),
-  err: (text) => process.stderr.write(text + '\n'),
+  out: (text) => process.stdout.write(forTerminal(text) + '\n'),
+  err: (text) => process.stderr.write(forTerminal(text) + '\n'),
 };
+
+/** The --db a command was given, to name the file in a storage error. */
+function dbFlag(args: string[]): string | undefined {
+  const inline = args.find((a) => a.startsWith('--db='));
+  if (inline) return inline.slice('--db='.length);
+  const at = args.indexOf('--db');
+  return at >= 0 ? args[at + 1] : undefined;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -95,7 +105,8 @@ export async function main(argv: string[]): Promise<number> {
       io.err(`pairwise: ${(error as Error).message}\n\n${usage}`);
       return 2;
     }
-    io.err(`pairwise: ${error instanceof Error ? error.message : String(error)}`);
+    const described = describeDbError(error, defaultDbPath(dbFlag(rest)));
+    io.err(`pairwise: ${described ?? (error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
 }
@@ -112,7 +123,7 @@ function exitWhenFlushed(code: number): void {
 if (require.main === module || process.env.PAIRWISE_CLI_MAIN === '1') {
   setWorkerDir(__dirname);
   main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
-    process.stderr.write(`pairwise: ${String(error)}\n`);
+    io.err(`pairwise: ${String(error)}`);
     exitWhenFlushed(1);
   });
 }

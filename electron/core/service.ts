@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ParsedInput, RequestName, RequestOutput } from '../../shared/contract';
-import { openDatabase, type Db } from './db/open';
+import { closeLibrary, openLibrary, type Db } from './db/open';
 import { EventHub } from './events';
 import { indexPaths, type IndexStats } from './ingest/indexer';
 import { JobManager } from './jobs/manager';
@@ -68,7 +68,7 @@ export class PairwiseService {
   private indexChain: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: ServiceOptions) {
-    this.db = openDatabase(options.dbPath);
+    this.db = openLibrary(options.dbPath);
     this.dataDir = options.dataDir ?? path.dirname(path.resolve(options.dbPath));
     this.jobs = new JobManager(this.db, {
       started: () => this.events.emit('jobs:changed', {}),
@@ -279,7 +279,7 @@ export class PairwiseService {
     await this.watcher?.close();
     await this.indexPool?.close();
     await this.compare.close();
-    this.db.close();
+    closeLibrary(this.db);
   }
 }
 

@@ -1,8 +1,10 @@
+import { app, safeStorage } from 'electron';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Result } from '../../shared/contract';
 import type { ServiceOptions } from '../core/service';
 import type { SecretRequest } from '../workers/port-secrets';
+import { PendingRequests } from './pending';
 import { SafeStorageSecrets } from './secrets';
 
 type FromCore =
@@ -14,10 +16,12 @@ type FromCore =
 /** The core service lives in a worker thread: no SQL on Electron's main thread. */
 export class CoreHost {
   private worker: Worker;
-  private nextId = 1;
-  private pending = new Map<number, (result: Result<unknown>) => void>();
+  private pending = new PendingRequests();
   private listeners = new Set<(name: string, payload: unknown) => void>();
-  private secrets = new SafeStorageSecrets();
+  private secrets = new SafeStorageSecrets(
+    path.join(app.getPath('userData'), 'secrets.json'),
+    safeStorage,
+  );
 
   constructor(options: ServiceOptions) {
     this.worker = new Worker(path.join(__dirname, 'core.worker.js'), {
@@ -25,29 +29,24 @@ export class CoreHost {
     });
     this.worker.on('message', (message: FromCore) => {
       if (message.type === 'response') {
-        this.pending.get(message.id)?.(message.result);
-        this.pending.delete(message.id);
+        this.pending.answer(message.id, message.result);
       } else if (message.type === 'event') {
         for (const listener of this.listeners) listener(message.name, message.payload);
-      } else if (message.type === 'secret:get' || message.type === 'secret:set') {
-        this.answerSecret(message);
+      } else if (message.type.startsWith('secret:')) {
+        this.answerSecret(message as SecretRequest);
       }
     });
-    this.worker.on('error', (error) => {
-      for (const resolve of this.pending.values()) {
-        resolve({
-          ok: false,
-          error: { code: 'internal', message: `The core stopped: ${error.message}` },
-        });
-      }
-      this.pending.clear();
-    });
+    this.worker.on('error', (error) => this.pending.stop(`The core stopped: ${error.message}`));
+    this.worker.on('exit', (code) =>
+      this.pending.stop(`The core stopped (exit code ${code}); restart Pairwise.`),
+    );
   }
 
   private answerSecret(request: SecretRequest): void {
     try {
       let value: string | null = null;
       if (request.type === 'secret:get') value = this.secrets.get(request.name);
+      else if (request.type === 'secret:storage') value = this.secrets.storage();
       else this.secrets.set(request.name, request.value);
       this.worker.postMessage({ type: 'secret:reply', id: request.id, value });
     } catch (error) {
@@ -60,11 +59,7 @@ export class CoreHost {
   }
 
   request(name: unknown, input: unknown): Promise<Result<unknown>> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.worker.postMessage({ type: 'request', id, name, input });
-    });
+    return this.pending.add((id) => this.worker.postMessage({ type: 'request', id, name, input }));
   }
 
   onEvent(listener: (name: string, payload: unknown) => void): () => void {

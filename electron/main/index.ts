@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CoreHost } from './core-host';
 import { buildMenu } from './menu';
-import { createWindow, isTrustedSender, lockDownSession } from './window';
+import { isTrustedSender, ourPage } from './trust';
+import { createWindow, lockDownSession } from './window';
 
 let core: CoreHost | null = null;
 
@@ -68,6 +69,7 @@ app.on('open-file', (event, file) => {
 
 void app.whenReady().then(() => {
   lockDownSession();
+  const page = ourPage(__dirname, process.env, app.isPackaged);
   const userData = app.getPath('userData');
   core = new CoreHost({
     dbPath: path.join(userData, 'pairwise.db'),
@@ -82,13 +84,13 @@ void app.whenReady().then(() => {
   });
 
   ipcMain.handle('pairwise:request', (event, name: unknown, input: unknown) => {
-    if (!isTrustedSender(event.senderFrame?.url)) {
+    if (!isTrustedSender(event.senderFrame?.url, page)) {
       return { ok: false, error: { code: 'bad_request', message: 'Untrusted sender.' } };
     }
     return core!.request(name, input);
   });
   ipcMain.handle('pairwise:pickFolder', (event) => {
-    if (!isTrustedSender(event.senderFrame?.url)) return null;
+    if (!isTrustedSender(event.senderFrame?.url, page)) return null;
     return pickFolder(BrowserWindow.fromWebContents(event.sender));
   });
   core.onEvent((name, payload) => {
@@ -97,10 +99,10 @@ void app.whenReady().then(() => {
   });
 
   Menu.setApplicationMenu(buildMenu({ addFolder: () => void addFolderFromMenu() }));
-  createWindow();
+  createWindow(page);
   openFiles([...pendingFiles.splice(0), ...runFilesIn(process.argv.slice(1))]);
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) createWindow(page);
   });
 });
 

@@ -1,14 +1,27 @@
-import { app, safeStorage } from 'electron';
 import fs from 'node:fs';
-import path from 'node:path';
+import { hasOsKeychain, type SafeStorageLike } from './trust';
 
 /**
  * The sync API key on desktop: encrypted with the OS keychain through safeStorage and kept in
- * its own file in userData, never in the SQLite database. Where the OS offers no encryption
- * (a Linux session without a keyring) the key is not stored at all and the user is told.
+ * its own file in userData, never in the SQLite database. Where the OS offers no keychain (a
+ * Linux session without one, where safeStorage would fall back to a hard-coded password) the
+ * key is kept in memory for this session only, and `storage()` tells the UI so.
  */
 export class SafeStorageSecrets {
-  private readonly file = path.join(app.getPath('userData'), 'secrets.json');
+  private readonly memory = new Map<string, string>();
+  private readonly keychain: boolean;
+
+  constructor(
+    private readonly file: string,
+    private readonly safe: SafeStorageLike,
+    platform: NodeJS.Platform = process.platform,
+  ) {
+    this.keychain = hasOsKeychain(platform, safe);
+  }
+
+  storage(): 'keychain' | 'memory' {
+    return this.keychain ? 'keychain' : 'memory';
+  }
 
   private read(): Record<string, string> {
     try {
@@ -19,22 +32,20 @@ export class SafeStorageSecrets {
   }
 
   get(name: string): string | null {
+    if (!this.keychain) return this.memory.get(name) ?? null;
     const blob = this.read()[name];
-    if (!blob || !safeStorage.isEncryptionAvailable()) return null;
-    return safeStorage.decryptString(Buffer.from(blob, 'base64'));
+    return blob ? this.safe.decryptString(Buffer.from(blob, 'base64')) : null;
   }
 
   set(name: string, value: string | null): void {
+    if (!this.keychain) {
+      if (value === null) this.memory.delete(name);
+      else this.memory.set(name, value);
+      return;
+    }
     const all = this.read();
     if (value === null) delete all[name];
-    else {
-      if (!safeStorage.isEncryptionAvailable()) {
-        throw new Error(
-          'This system offers no secure storage for the key; set MECHLENS_API_KEY instead.',
-        );
-      }
-      all[name] = safeStorage.encryptString(value).toString('base64');
-    }
+    else all[name] = this.safe.encryptString(value).toString('base64');
     fs.writeFileSync(this.file, JSON.stringify(all), { mode: 0o600 });
   }
 }

@@ -1,6 +1,7 @@
 import { BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
 import { contentSecurityPolicy } from '../../shared/csp';
+import type { OurPage } from './trust';
 
 /** Only http(s) links, and only as the result of a click the page asked us to open. */
 function isExternalLink(url: string): boolean {
@@ -27,7 +28,7 @@ export function lockDownSession(): void {
   });
 }
 
-export function createWindow(): BrowserWindow {
+export function createWindow(page: OurPage): BrowserWindow {
   const window = new BrowserWindow({
     width: 1440,
     height: 900,
@@ -52,15 +53,7 @@ export function createWindow(): BrowserWindow {
     if (isExternalLink(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void window.loadFile(path.join(__dirname, '../renderer/index.html'));
+  if (page.devUrl) void window.loadURL(page.devUrl);
+  else void window.loadURL(page.fileUrl);
   return window;
-}
-
-/** IPC is answered only for our own page: the file we loaded, or the dev server in development. */
-export function isTrustedSender(frameUrl: string | undefined): boolean {
-  if (!frameUrl) return false;
-  const dev = process.env.ELECTRON_RENDERER_URL;
-  if (dev && frameUrl.startsWith(dev)) return true;
-  return frameUrl.startsWith('file://') && frameUrl.includes('/renderer/index.html');
 }

@@ -54,20 +54,38 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, JSON.stringify(value), 'application/json; charset=utf-8');
 }
 
+/**
+ * The largest request body: a finding's text fields may hold up to 200,000 characters each, and
+ * a finding several MB long must save; 64 MiB leaves room for that and keeps one request's
+ * memory bounded.
+ */
+export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How much of a body past the limit is read and dropped before the connection is closed: a
+ * client that is still sending when the answer comes back sees a reset instead of the 413, so
+ * up to this much the answer waits for the body.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** The body, or null when it is over `limit` (its rest is drained, up to DRAIN_BYTES). */
 function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = declared > limit;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        resolve(null);
-        req.destroy();
+      if (size > limit) over = true;
+      if (over) {
+        chunks.length = 0;
+        if (size > limit + DRAIN_BYTES) resolve(null);
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -81,7 +99,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const { service } = options;
   const token = options.token ?? newToken();
   const ticket = newToken();
-  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? MAX_REQUEST_BYTES;
   const streams = new Set<ServerResponse>();
   let port = 0;
 
@@ -160,10 +178,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       }
       const body = await readBody(req, maxBody);
       if (body === null) {
-        return sendJson(res, 413, {
+        res.setHeader('Connection', 'close');
+        sendJson(res, 413, {
           ok: false,
-          error: { code: 'bad_request', message: 'Request too large.' },
+          error: {
+            code: 'bad_request',
+            message: `The request is larger than ${Math.round(maxBody / 1024 / 1024)} MB, the most Pairwise accepts in one request. Nothing was changed.`,
+          },
         });
+        // A client still sending past the drained part is cut off once it has the answer.
+        res.on('finish', () => req.destroy());
+        return;
       }
       let message: { name?: unknown; input?: unknown };
       try {

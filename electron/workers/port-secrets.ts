@@ -3,7 +3,8 @@ import type { SecretStore } from '../core/sync/settings';
 
 export type SecretRequest =
   | { type: 'secret:get'; id: number; name: string }
-  | { type: 'secret:set'; id: number; name: string; value: string | null };
+  | { type: 'secret:set'; id: number; name: string; value: string | null }
+  | { type: 'secret:storage'; id: number };
 
 export interface SecretReply {
   type: 'secret:reply';
@@ -39,6 +40,11 @@ export class PortSecretStore implements SecretStore {
 
   async set(name: string, value: string | null): Promise<void> {
     await this.ask({ type: 'secret:set', id: this.nextId++, name, value });
+  }
+
+  async storage(): Promise<'keychain' | 'memory'> {
+    const kind = await this.ask({ type: 'secret:storage', id: this.nextId++ });
+    return kind === 'keychain' ? 'keychain' : 'memory';
   }
 
   private ask(request: SecretRequest): Promise<string | null> {

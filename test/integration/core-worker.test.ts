@@ -34,6 +34,8 @@ function startCore() {
       else if (m.type === 'event') events.push(m.name);
       else if (m.type === 'secret:get')
         worker.postMessage({ type: 'secret:reply', id: m.id, value: secrets.get(m.name) ?? null });
+      else if (m.type === 'secret:storage')
+        worker.postMessage({ type: 'secret:reply', id: m.id, value: 'keychain' });
       else if (m.type === 'secret:set') {
         if (m.value) secrets.set(m.name, m.value);
         else secrets.delete(m.name);
@@ -67,7 +69,10 @@ describe('desktop core worker', () => {
       url: 'https://sync.example.org',
       apiKey: 'desk-key-123',
     });
-    expect(configured).toMatchObject({ ok: true, value: { configured: true, keySource: 'store' } });
+    expect(configured).toMatchObject({
+      ok: true,
+      value: { configured: true, keySource: 'store', keyStorage: 'keychain' },
+    });
     expect(core.secrets.size).toBe(1);
     expect([...core.secrets.values()]).toEqual(['desk-key-123']);
   }, 30_000);

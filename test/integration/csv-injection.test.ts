@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
@@ -15,7 +16,7 @@ import { tempDir } from '../fixtures/tmp';
  * row (which would put the rest of a cell at the start of a new row, unescaped).
  */
 
-const FORMULA = /^[=+\-@\t\r]/;
+const FORMULA = /^[=+\-@\t\r]|^\s+[=+\-@]/;
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const IDS = [
   '=1+1',
@@ -119,9 +120,21 @@ describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
     cleanups.push(t.cleanup);
     const db = path.join(t.dir, 'p.db');
     expect(runCli(['index', library(t.dir), '--db', db]).status).toBe(0);
-    const csv = runCli(['compare', '--db', db, '--format', 'csv', '--resamples', '200']);
+    // Printed to a terminal a lone CR is shown as an escape, so the exact bytes go to --out.
+    const file = path.join(t.dir, 'examples.csv');
+    const csv = runCli([
+      'compare',
+      '--db',
+      db,
+      '--format',
+      'csv',
+      '--resamples',
+      '200',
+      '--out',
+      file,
+    ]);
     expect(csv.status, csv.stderr).toBe(0);
-    checkExamples(csv.stdout);
+    checkExamples(fs.readFileSync(file, 'utf8'));
     const summary = runCli([
       'compare',
       '--db',
@@ -169,5 +182,45 @@ describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
     const summary = await dispatch(harness.service, 'export:summaryCsv', { reportKey: key });
     if (!summary.ok) throw new Error(summary.error.message);
     expect((summary.value as { content: string }).content).toContain("'=m");
+  });
+
+  it('quotes formulas behind line breaks or spaces, and shows bidi and zero-width characters in ids', async () => {
+    const harness: Harness = makeService();
+    cleanups.push(() => harness.close());
+    const lib = path.join(harness.dir, 'lib');
+    const ids = ['\n=cmd()', '\r\n+1', '  @SUM(A1)', 'safe\u202egnp.exe', 'zero\u200bwidth', 'ok'];
+    const examplesFor = (candidate: boolean) =>
+      ids.map((id) => ({
+        id,
+        input: '\n=input()',
+        output: candidate ? 'b' : 'a',
+        fields: { score: candidate ? 1 : 0 },
+      }));
+    writeMechlensRun(lib, { id: 'ref', name: 'base\u2066line', examples: examplesFor(false) });
+    writeMechlensRun(lib, {
+      id: 'int',
+      name: 'steer',
+      experiment: { id: 'exp-test', role: 'intervention' },
+      examples: examplesFor(true),
+    });
+    await harness.service.index([lib]);
+    const { key } = await harness.service.compare.run({ experimentId: 'exp-test', resamples: 200 });
+    const all = await dispatch(harness.service, 'export:examplesCsv', { reportKey: key });
+    if (!all.ok) throw new Error(all.error.message);
+    const records = checkCsv((all.value as { content: string }).content, EXAMPLE_CSV_HEADER, []);
+    expect(new Set(records.map((r) => r.example_id))).toEqual(
+      new Set([
+        "'\n=cmd()",
+        "'\r\n+1",
+        "'  @SUM(A1)",
+        'safe\\u202egnp.exe',
+        'zero\\u200bwidth',
+        'ok',
+      ]),
+    );
+    for (const r of records) {
+      expect(r.input).toBe("'\n=input()");
+      expect(r.reference_condition).toBe('base\\u2066line');
+    }
   });
 });

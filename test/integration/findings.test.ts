@@ -324,6 +324,11 @@ describe('findings', () => {
       await call<{ content: string }>('findings:export', { findingId: id, format: 'markdown' })
     ).content;
     expect(markdown).toContain(`\`\`\`\`text\n${HOSTILE_OUTPUT}\n\`\`\`\``);
+    // Outside the fenced example text, nothing from a run file or a draft becomes markup.
+    const prose = markdown.replace(/^(`{4,})text\n[\s\S]*?\n\1$/gm, '');
+    expect(prose).not.toMatch(/<(script|img|a)[\s>]/i);
+    expect(prose).not.toMatch(/\]\(\s*javascript:/i);
+    expect(prose).toContain('&lt;img src=x onerror=alert(1)>');
   });
 
   it('keeps pinned evidence: an editor can annotate or drop a pin but not invent one', async () => {

@@ -233,6 +233,35 @@ describe('a library of hostile files, indexed through the CLI', () => {
   );
 });
 
+describe('an index worker that dies on a full disk', () => {
+  it('says the disk is full, not that Pairwise has a bug', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const lib = path.join(t.dir, 'lib');
+    const file = writeMechlensRun(lib, { id: 'full', name: 'reference', examples: examples(3) });
+    const db = openDatabase(path.join(t.dir, 'p.db'));
+    const pool = {
+      run: () =>
+        Promise.reject(
+          Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+        ),
+    } as unknown as WorkerPool;
+    try {
+      const stats = await indexPaths({
+        db,
+        pool,
+        paths: [lib],
+        signal: new AbortController().signal,
+      });
+      expect(stats.problems).toEqual([
+        { path: file, message: expect.stringMatching(/^The disk holding the library is full/) },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('an index worker that dies on a file', () => {
   it('fails that file with a clear problem and indexes the rest', async () => {
     const t = tempDir();

@@ -1,3 +1,4 @@
+import { newestBackup } from './backup';
 import { isBusy } from './busy';
 
 /**
@@ -20,8 +21,13 @@ export function describeDbError(error: unknown, file: string): string | null {
   if (['SQLITE_CANTOPEN', 'EACCES', 'EROFS', 'EPERM', 'ENOTDIR', 'EEXIST'].includes(code)) {
     return `Pairwise cannot open or create its database at ${file}: the folder is missing, read-only or not permitted. Choose another with --db or $PAIRWISE_DB. (${code})`;
   }
-  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-    return `${file} is not a readable Pairwise database (it may be damaged or another kind of file). Move it aside; Pairwise will start a new one. (${code})`;
+  if (
+    code.startsWith('SQLITE_CORRUPT') ||
+    code === 'SQLITE_NOTADB' ||
+    /malformed|not a database/i.test(raw)
+  ) {
+    const backup = newestBackup(file);
+    return `${file} is not a readable Pairwise database (it is damaged, or another kind of file). Nothing was written to it. ${backup ? `With Pairwise closed, move it aside and copy the newest backup, ${backup}, in its place.` : 'Move it aside; Pairwise will start a new one (index your run files again).'} (${code || raw})`;
   }
   if (isBusy(error)) {
     // Since indexing and comparisons write from their own workers, the writer holding the lock is

@@ -14,11 +14,41 @@ import { STORED_CLASSES } from '../compare/counts';
 import { pairScope, whereClause } from '../compare/filters';
 import type { Db } from '../db/open';
 
+/** Columns that name something (ids, conditions): what a reader matches by eye. */
+const NAME_COLUMNS = new Set([
+  'experiment_id',
+  'reference_condition',
+  'reference_run_id',
+  'candidate_condition',
+  'candidate_run_id',
+  'example_id',
+  'metric',
+  'criterion',
+]);
+
+// Bidi marks, embeddings, overrides and isolates, and zero-width characters: in a name they
+// make two different ids look the same (`safe\u202egnp.exe` shows as "safeexe.png").
+const INVISIBLE = /[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+function visibleName(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+// Spreadsheets skip line breaks and spaces before a formula, so `\n=cmd()` runs as one too.
+const HIDDEN_FORMULA = /^\s+[=+\-@]/;
+
+function safeCell(cell: CsvCell, column: string): CsvCell {
+  if (typeof cell !== 'string') return cell;
+  const text = NAME_COLUMNS.has(column) ? visibleName(cell) : cell;
+  return HIDDEN_FORMULA.test(text) ? `'${text}` : text;
+}
+
 function toCsv(header: string[], rows: CsvCell[][]): string {
+  const safe = rows.map((row) => row.map((cell, i) => safeCell(cell, header[i] ?? '')));
   // csv-stringify quotes a cell holding the whole record delimiter (CRLF) but not a lone CR or
   // LF, which every reader takes as the end of the row: multi-line outputs would split rows, and
   // a line that starts with `=` would reach a spreadsheet as a formula.
-  return stringify([header, ...rows], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
+  return stringify([header, ...safe], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
 }
 
 export function summaryCsv(report: Report): string {

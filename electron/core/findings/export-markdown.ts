@@ -1,4 +1,5 @@
 import type { FindingView, Pin } from '../../../shared/findings';
+import { safeProse } from './markdown-prose';
 import {
   exportedAt,
   interval,
@@ -10,14 +11,16 @@ import {
 } from './view';
 
 /**
- * A finding as one Markdown file. The researcher's own fields are Markdown already and go in as
- * written; everything that comes from run files (names in tables, example text) is escaped or
- * fenced, so a model output can never turn into markup.
+ * A finding as one Markdown file. The prose fields are Markdown and keep their formatting, but
+ * drafts are pre-filled from run files, so they pass through `safeProse` (no raw HTML, no
+ * script links); names in tables are escaped and example text is fenced, so nothing from a run
+ * file can turn into markup.
  */
 
 /** Backslash-escapes what would break a table cell or start a link, tag or code span. */
 function mdCell(text: string): string {
-  return text.replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
+  // A lone CR ends a line in Markdown, as LF does.
+  return text.replace(/[\\|<>[\]`]/g, (c) => `\\${c}`).replace(/\r\n?|\n/g, ' ');
 }
 
 /** A fence longer than any backtick run inside, so no text can close it early. */
@@ -36,7 +39,7 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function section(title: string, text: string, empty: string): string {
-  return `## ${title}\n\n${text.trim() || `_${empty}_`}`;
+  return `## ${title}\n\n${safeProse(text.trim()) || `_${empty}_`}`;
 }
 
 function metricsTable(rows: MetricRow[]): string {
@@ -70,7 +73,7 @@ function pinned(pin: Pin, index: number): string {
       : `**Input**\n\n${fenced(input)}`;
   return [
     `### ${index + 1}. Example ${mdCell(pin.exampleId)}`,
-    pin.note.trim() ? pin.note.trim() : '',
+    safeProse(pin.note.trim()),
     inputs,
     side('Reference', pin.reference),
     side('Candidate', pin.candidate),
@@ -85,7 +88,7 @@ export function findingMarkdown(view: FindingView): string {
   const rows = metricRows(report);
   const limitations = keptLimitations(body.limitations);
   const parts = [
-    `# ${finding.title.replace(/\r?\n/g, ' ')}`,
+    `# ${safeProse(finding.title.replace(/\r?\n/g, ' '))}`,
     `_Experiment ${mdCell(finding.experimentId)} · revision ${view.revision} saved ${view.savedAt} · evidence from the comparison of ${body.snapshot.reportCreatedAt} (report ${body.snapshot.reportKey.slice(0, 12)}, checker version ${report.checker_version})._`,
     section('Question', body.question, 'No question given.'),
     section('Claim', body.claim, 'No claim given.'),
@@ -117,7 +120,7 @@ export function findingMarkdown(view: FindingView): string {
   }
   parts.push(
     limitations.length
-      ? `## Limitations\n\n${limitations.map((l) => `- ${l.text.replace(/\r?\n/g, ' ')}`).join('\n')}`
+      ? `## Limitations\n\n${limitations.map((l) => `- ${safeProse(l.text.replace(/\r?\n/g, ' '))}`).join('\n')}`
       : '## Limitations\n\n_None recorded._',
     section('Conclusion', body.conclusion, 'No conclusion written yet.'),
   );

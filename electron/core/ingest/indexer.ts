@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { JobProgress } from '../../../shared/jobs';
-import { DatabaseUnavailableError } from '../db/errors';
+import { DatabaseUnavailableError, describeDbError } from '../db/errors';
 import type { Db } from '../db/open';
 import type { WorkerPool } from '../jobs/pool';
 import { statUnit, type UnitStat } from './identity';
@@ -60,6 +60,10 @@ function workerDied(error: unknown): string {
   if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return 'Pairwise ran out of memory reading this file: it holds more than can be indexed in one piece. Write the run as several smaller files and index again.';
   }
+  // A full disk or a read-only library is not a bug: say what it is, and the next pass reads
+  // the file again.
+  const storage = describeDbError(error, 'the library');
+  if (storage) return storage;
   const detail = error instanceof Error ? error.message : String(error);
   return `the indexing worker stopped while reading this file (${detail}); the other files were indexed. This is a bug in Pairwise: please report it with the file if you can.`;
 }

@@ -61,8 +61,17 @@ export function groupFolder(
 ): { units: SourceUnit[]; repsRun: boolean } {
   const present = new Set(names);
   const events = EVENTS.find((name) => present.has(name));
-  if (events) {
-    const files = present.has('run.json') ? ['run.json', events] : [events];
+  // A run.json without events inside REPS's runs/<condition>/<run>/ layout is a run folder
+  // whose stream is missing: the importer then reads the card alone or says what is wrong with
+  // it, rather than the folder being passed over in silence.
+  const cardOnly =
+    present.has('run.json') && path.basename(path.dirname(path.dirname(dir))) === 'runs';
+  if (events || cardOnly) {
+    const files = events
+      ? present.has('run.json')
+        ? ['run.json', events]
+        : [events]
+      : ['run.json'];
     return {
       units: [{ path: dir, kind: 'reps-run', files: files.map((name) => path.join(dir, name)) }],
       repsRun: true,

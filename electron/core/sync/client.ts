@@ -29,6 +29,32 @@ export class SendCancelled extends Error {}
 
 const MAX_DETAIL = 2000;
 
+/**
+ * The most of an answer that is read: the `url` of a 2xx or the `detail` of an error fit many
+ * times over. The rest of a larger body is never downloaded (a 700 MB error page once took
+ * 1.6 GB of memory).
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** The first `limit` bytes of the body as text; the rest is left unread and the stream closed. */
+async function readLimited(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size >= limit) {
+      reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
+
 /** Retry-After is seconds or an HTTP date (RFC 9110 §10.2.3); anything else is ignored. */
 export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
@@ -70,9 +96,8 @@ function urlOf(text: string): string | null {
   }
 }
 
-function networkMessage(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError')
-    return `No answer within ${Math.round(timeoutMs / 1000)} s.`;
+function networkMessage(error: unknown, timedOut: boolean, timeoutMs: number): string {
+  if (timedOut) return `No complete answer within ${Math.round(timeoutMs / 1000)} s.`;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   const reason = cause?.code ?? cause?.message ?? (error as Error).message ?? String(error);
   return `Could not reach the server (${reason}).`;
@@ -80,6 +105,18 @@ function networkMessage(error: unknown, timeoutMs: number): string {
 
 export async function send(request: SendRequest): Promise<SendOutcome> {
   const { key } = request;
+  if (request.signal.aborted) throw new SendCancelled('Sync was cancelled.');
+  // One deadline for the whole exchange, body included, so a server that trickles its answer
+  // a byte at a time is cut off too. A plain timer, because AbortSignal.timeout() combined
+  // through AbortSignal.any() is only weakly held and may be collected before it fires.
+  const deadline = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    deadline.abort();
+  }, request.timeoutMs);
+  const cancel = () => deadline.abort();
+  request.signal.addEventListener('abort', cancel, { once: true });
   let response: Response;
   let text: string;
   try {
@@ -94,16 +131,19 @@ export async function send(request: SendRequest): Promise<SendOutcome> {
       body: request.body,
       // A redirect would re-send the key to wherever it points: report it instead.
       redirect: 'manual',
-      signal: AbortSignal.any([request.signal, AbortSignal.timeout(request.timeoutMs)]),
+      signal: deadline.signal,
     });
-    text = await response.text();
+    text = await readLimited(response, MAX_ANSWER_BYTES);
   } catch (error) {
     if (request.signal.aborted) throw new SendCancelled('Sync was cancelled.');
     return {
       kind: 'retry',
-      message: redact(networkMessage(error, request.timeoutMs), key),
+      message: redact(networkMessage(error, timedOut, request.timeoutMs), key),
       retryAfterMs: null,
     };
+  } finally {
+    clearTimeout(timer);
+    request.signal.removeEventListener('abort', cancel);
   }
   const status = response.status;
   // Whatever the server sends back may quote the key (a proxy echoing headers): it is stored

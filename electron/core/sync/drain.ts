@@ -91,8 +91,8 @@ export async function drainOutbox(
     const row = headOfLine(db);
     if (!row) break;
     const wait = row.next_attempt_at ? Date.parse(row.next_attempt_at) - Date.now() : 0;
+    if (row.next_attempt_at && waited + Math.max(0, wait) > options.maxWaitMs) break;
     if (wait > 0) {
-      if (waited + wait > options.maxWaitMs) break;
       waited += wait;
       try {
         await sleep(wait, undefined, { signal: context.signal });
@@ -112,6 +112,7 @@ export async function drainOutbox(
       continue;
     }
     const attempts = markAttempt(db, row.id);
+    const sentAt = Date.now();
     let outcome: SendOutcome;
     try {
       outcome = await send({
@@ -137,6 +138,10 @@ export async function drainOutbox(
       stopAll(db, outcome.message);
       result.stopped = outcome.message;
     } else {
+      // Time lost to a request that has to be retried counts against the budget like waiting
+      // does: otherwise a server that never answers keeps a pass going forever whenever the
+      // backoff is shorter than the request timeout.
+      waited += Date.now() - sentAt;
       const delay = retryDelay(attempts, outcome.retryAfterMs, options);
       markRetrying(db, row.id, outcome.message, new Date(Date.now() + delay));
     }

@@ -12,6 +12,7 @@ import {
   normalizeEndpoint,
   resolveCredentials,
   saveEndpoint,
+  savedEndpoint,
   type SecretStore,
 } from './settings';
 
@@ -40,6 +41,7 @@ export class SyncEngine {
       endpoint: credentials.url,
       endpointSource: credentials.urlSource,
       keySource: credentials.keySource,
+      keyStorage: await this.secrets.storage(),
       counts: outbox.counts(this.db),
       items: outbox.recentItems(this.db, limit),
       changedSinceSync: outbox.changedSinceSync(this.db),
@@ -54,7 +56,13 @@ export class SyncEngine {
     } catch (error) {
       throw new ConflictError((error as Error).message);
     }
+    // A key belongs to the server it was given for: a new address without a new key forgets
+    // the stored one, so it is never sent to a server it was not meant for.
+    const previous = savedEndpoint(this.db);
+    const moved =
+      previous !== null && (url === null || new URL(url).origin !== new URL(previous).origin);
     saveEndpoint(this.db, url);
+    if (moved && input.apiKey === undefined) await this.secrets.set(API_KEY_SECRET, null);
     if (input.apiKey !== undefined) {
       await this.secrets.set(API_KEY_SECRET, input.apiKey?.trim() || null);
       if (input.apiKey) outbox.resumeStopped(this.db);

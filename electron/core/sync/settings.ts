@@ -14,6 +14,8 @@ export interface SecretStore {
   get(name: string): Promise<string | null>;
   /** null forgets the secret. */
   set(name: string, value: string | null): Promise<void>;
+  /** Whether a secret outlives the process (an OS keychain) or only this session. */
+  storage(): Promise<'keychain' | 'memory'>;
 }
 
 /** For the CLI and the browser host: a key given at runtime lives as long as the process. */
@@ -29,6 +31,10 @@ export class MemorySecretStore implements SecretStore {
     else this.values.set(name, value);
     return Promise.resolve();
   }
+
+  storage(): Promise<'memory'> {
+    return Promise.resolve('memory');
+  }
 }
 
 export const API_KEY_SECRET = 'mechlens.apiKey';
@@ -41,7 +47,20 @@ export interface Credentials {
   keySource: 'env' | 'store' | null;
 }
 
-/** An http(s) URL without a user name or password (those would be a secret in the database). */
+function isLoopback(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname.endsWith('.localhost') ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+/**
+ * An https URL, or http to this machine only (the key travels as a Bearer header, so plain
+ * http to another host would send it in cleartext), without a user name or password (those
+ * would be a secret in the database).
+ */
 export function normalizeEndpoint(raw: string): string {
   let url: URL;
   try {
@@ -51,12 +70,16 @@ export function normalizeEndpoint(raw: string): string {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error('The MechLens address must start with https:// (or http:// for a local one).');
+  if (url.protocol === 'http:' && !isLoopback(url.hostname))
+    throw new Error(
+      `The MechLens address must use https:// for ${url.hostname}: over http:// the API key would travel unencrypted (http:// is accepted for this machine only).`,
+    );
   if (url.username || url.password)
     throw new Error('Leave the key out of the address; give it as the API key instead.');
   return url.href.replace(/\/+$/, '');
 }
 
-function savedEndpoint(db: Db): string | null {
+export function savedEndpoint(db: Db): string | null {
   const row = db.prepare(`SELECT value FROM app_settings WHERE key = ?`).get(URL_SETTING) as
     { value: string } | undefined;
   return row?.value ?? null;

@@ -99,6 +99,12 @@ export function SyncView() {
               disabled={status.keySource === 'env'}
             />
           </label>
+          {status.keyStorage === 'memory' && status.keySource !== 'env' ? (
+            <p className="muted small">
+              This system offers no keychain Pairwise can use, so a key typed here is kept only
+              until Pairwise quits. To keep one, set MECHLENS_API_KEY.
+            </p>
+          ) : null}
           <button className="secondary" type="submit">
             Save settings
           </button>

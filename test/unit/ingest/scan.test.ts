@@ -28,6 +28,19 @@ describe('groupFolder', () => {
     ]);
   });
 
+  it('makes a run.json without events a REPS run inside runs/<condition>/<run>/', () => {
+    expect(groupFolder('/data/runs/c0ffee-exp/run-1', ['run.json'])).toEqual({
+      units: [
+        {
+          path: '/data/runs/c0ffee-exp/run-1',
+          kind: 'reps-run',
+          files: ['/data/runs/c0ffee-exp/run-1/run.json'],
+        },
+      ],
+      repsRun: true,
+    });
+  });
+
   it('gives lm-eval results their samples files of the same date', () => {
     const names = [
       'results_2026-01-01T00-00-00.5.json',
