@@ -7,6 +7,8 @@ import { PairwiseService } from '../core/service';
 import { listRuns } from '../core/library';
 import { startServer } from '../server/http';
 import { defaultDbPath, packageVersion, rendererDir, samplesDir } from './paths';
+import { progressBar } from './progress-bar';
+import { isVerbose } from './verbosity';
 
 export class UsageError extends Error {}
 
@@ -26,6 +28,7 @@ function openService(
     version: packageVersion(),
     samplesDir: samplesDir() ?? undefined,
     watch,
+    verbose: isVerbose(),
   });
 }
 
@@ -48,8 +51,12 @@ export async function indexCommand(
 ): Promise<number> {
   if (paths.length === 0) throw new UsageError('index needs at least one PATH.');
   const service = openService(opts.db, 'cli');
+  const stopBar = progressBar(service.events, {
+    enabled: Boolean(process.stderr.isTTY) && !opts.json,
+    label: 'Indexing',
+  });
   try {
-    const stats = await service.index(paths);
+    const stats = await service.index(paths).finally(stopBar);
     const base = paths.length === 1 ? path.resolve(paths[0]!) : process.cwd();
     const relative = (p: string) => {
       const rel = path.relative(base, p);

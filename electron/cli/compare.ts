@@ -5,6 +5,8 @@ import type { Report } from '../../shared/compare/types';
 import { examplesCsv, summaryCsv } from '../core/export/csv';
 import { PairwiseService } from '../core/service';
 import { UsageError, type Io } from './commands';
+import { progressBar } from './progress-bar';
+import { isVerbose } from './verbosity';
 import { experimentTargets, pathPairTargets, type TargetPlan } from './compare-targets';
 import { defaultDbPath, packageVersion } from './paths';
 import { reportTable } from './report-table';
@@ -103,9 +105,16 @@ export async function compareCommand(
   const service = new PairwiseService({
     dbPath: scratch ? path.join(scratch, 'pairwise.db') : defaultDbPath(flags.db),
     host: 'cli',
+    // A throwaway library logs to the default data folder, so the log outlives it.
+    ...(scratch ? { dataDir: path.dirname(defaultDbPath(undefined)) } : {}),
+    verbose: isVerbose(),
     version: packageVersion(),
   });
   try {
+    const stopBar = progressBar(service.events, {
+      enabled: Boolean(process.stderr.isTTY) && format !== 'json',
+      label: 'Comparing',
+    });
     if (indexPaths.length > 0) {
       const stats = await service.index(indexPaths);
       for (const p of stats.problems) io.err(`problem: ${p.path}: ${p.message}`);
@@ -126,7 +135,11 @@ export async function compareCommand(
     }
     for (const note of notes) io.err(`note: ${note}`);
     const sections: { key: string; report: Report }[] = [];
-    for (const target of targets) sections.push(await service.compare.run(target));
+    try {
+      for (const target of targets) sections.push(await service.compare.run(target));
+    } finally {
+      stopBar();
+    }
     const text =
       format === 'json' && sections.length > 1
         ? JSON.stringify(

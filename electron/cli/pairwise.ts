@@ -6,6 +6,7 @@ import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './
 import { defaultDbPath, packageVersion } from './paths';
 import { forTerminal } from './terminal-text';
 import { usage } from './usage';
+import { takeVerboseFlag } from './verbosity';
 // findings & sync (issue 5)
 import { syncCommand } from './sync';
 
@@ -22,8 +23,8 @@ function dbFlag(args: string[]): string | undefined {
   return at >= 0 ? args[at + 1] : undefined;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+export async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = takeVerboseFlag(args);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out(usage);
     return command === undefined ? 2 : 0;

@@ -23,6 +23,8 @@ import {
   setRunOverride,
 } from './experiments';
 import { FolderWatcher } from './watcher';
+import { openLog, type Logger } from './log';
+import { logIndexPass, logJob } from './log-events';
 // findings & sync (issue 5)
 import { FindingsService } from './findings';
 import type { SyncOptions } from './sync/drain';
@@ -31,6 +33,10 @@ import { MemorySecretStore, type SecretStore } from './sync/settings';
 
 export interface ServiceOptions {
   dbPath: string;
+  /** Where to log; by default a rotating file in `<dataDir>/logs/`. */
+  log?: Logger;
+  /** Also log debug entries to stderr (the CLI's --verbose). */
+  verbose?: boolean;
   dataDir?: string;
   host: 'desktop' | 'browser' | 'cli';
   version: string;
@@ -66,14 +72,28 @@ export class PairwiseService {
   private indexPool: WorkerPool | null = null;
   private watcher: FolderWatcher | null;
   private indexChain: Promise<unknown> = Promise.resolve();
+  readonly log: Logger;
+  /** Folders the watcher lost, shown with the library's problems until they are watched again. */
+  private readonly watchProblems = new Map<string, { message: string; at: string }>();
 
   constructor(private readonly options: ServiceOptions) {
-    this.db = openLibrary(options.dbPath);
     this.dataDir = options.dataDir ?? path.dirname(path.resolve(options.dbPath));
+    this.log = options.log ?? openLog({ dataDir: this.dataDir, verbose: options.verbose });
+    this.log.info(
+      { host: options.host, version: options.version, db: path.resolve(options.dbPath) },
+      'library opening',
+    );
+    try {
+      this.db = openLibrary(options.dbPath);
+    } catch (error) {
+      this.log.error({ err: error }, 'library could not be opened');
+      throw error;
+    }
     this.jobs = new JobManager(this.db, {
       started: () => this.events.emit('jobs:changed', {}),
       progress: (jobId, progress) => this.events.emit('job:progress', { jobId, progress }),
       finished: (job) => {
+        logJob(this.log, job);
         this.events.emit('job:finished', { job });
         this.events.emit('jobs:changed', {});
       },
@@ -94,7 +114,10 @@ export class PairwiseService {
     );
     this.findings = new FindingsService(this.db, this.compare, () => this.sync.changed());
     this.watcher = options.watch
-      ? new FolderWatcher((folder) => this.startIndex([folder], 'Updating'))
+      ? new FolderWatcher(
+          (folder) => this.startIndex([folder], 'Updating'),
+          (folder, error) => this.watchFailed(folder, error),
+        )
       : null;
     if (this.watcher) {
       for (const folder of this.watchedFolders()) this.watcher.add(folder);
@@ -111,7 +134,15 @@ export class PairwiseService {
       canPickFolders: this.options.canPickFolders ?? false,
     }),
     'library:summary': () => librarySummary(this.db),
-    'library:problems': () => listProblems(this.db),
+    'library:problems': () => [
+      ...[...this.watchProblems].map(([folder, p]) => ({
+        path: folder,
+        message: p.message,
+        importer: 'watcher',
+        at: p.at,
+      })),
+      ...listProblems(this.db),
+    ],
     'library:addFolder': ({ path: folder, watch }) => {
       const resolved = path.resolve(expandHome(folder));
       if (!fs.existsSync(resolved))
@@ -122,6 +153,7 @@ export class PairwiseService {
            ON CONFLICT(path) DO UPDATE SET watched = excluded.watched`,
         )
         .run(resolved, watch ? 1 : 0, new Date().toISOString());
+      this.watchProblems.delete(resolved);
       if (watch && fs.statSync(resolved).isDirectory()) this.watcher?.add(resolved);
       return { jobId: this.startIndex([resolved], 'Indexing') };
     },
@@ -232,6 +264,7 @@ export class PairwiseService {
           progress: ctx.progress,
         });
         this.indexStats.set(ctx.jobId, stats);
+        logIndexPass(this.log, paths, stats);
         this.events.emit('index:changed', { runs: stats.runs });
       });
       this.indexChain = run.catch(() => undefined);
@@ -274,7 +307,16 @@ export class PairwiseService {
       .filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
   }
 
+  /** The watcher lost a folder: say so with the problems and in the log, never silently. */
+  private watchFailed(folder: string, error: Error): void {
+    const message = `Pairwise can no longer watch this folder for changes (${error.message}); add it again to rescan it.`;
+    this.watchProblems.set(folder, { message, at: new Date().toISOString() });
+    this.log.error({ folder, err: error }, 'folder watch failed');
+    this.events.emit('index:changed', { runs: 0 });
+  }
+
   async close(): Promise<void> {
+    this.log.info('library closing');
     await this.jobs.shutdown();
     await this.watcher?.close();
     await this.indexPool?.close();

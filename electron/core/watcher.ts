@@ -9,6 +9,8 @@ export class FolderWatcher {
 
   constructor(
     private readonly onSettled: (folder: string) => void,
+    /** A folder that can no longer be watched (permissions, too many files, removed disk). */
+    private readonly onError: (folder: string, error: Error) => void = () => undefined,
     private readonly debounceMs = 750,
   ) {}
 
@@ -25,7 +27,9 @@ export class FolderWatcher {
       entry.timer = setTimeout(() => this.onSettled(folder), this.debounceMs);
     };
     watcher.on('all', poke);
-    watcher.on('error', () => undefined);
+    watcher.on('error', (error) =>
+      this.onError(folder, error instanceof Error ? error : new Error(String(error))),
+    );
     this.watchers.set(folder, entry);
   }
 
