@@ -434,7 +434,13 @@ export const requests = {
     output: syncStatusSchema,
   },
   'sync:run': {
-    input: z.object({ dryRun: z.boolean().default(false) }).strict(),
+    input: z
+      .object({
+        dryRun: z.boolean().default(false),
+        /** Queue only these experiments' runs (every current run when left out). */
+        experimentIds: z.array(id).max(10_000).optional(),
+      })
+      .strict(),
     output: z.object({ jobId: z.string().nullable(), plan: syncPlanSchema }),
   },
   'sync:retryNow': {

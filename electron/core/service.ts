@@ -230,9 +230,9 @@ export class PairwiseService {
     'findings:pin': ({ findingId, ...ref }) => this.findings.pin(findingId, ref),
     'sync:status': ({ limit }) => this.sync.status(limit),
     'sync:configure': (input) => this.sync.configure(input),
-    'sync:run': async ({ dryRun }) => ({
-      plan: this.sync.plan(),
-      jobId: dryRun ? null : await this.sync.start(),
+    'sync:run': async ({ dryRun, experimentIds }) => ({
+      plan: this.sync.plan(experimentIds),
+      jobId: dryRun ? null : await this.sync.start(experimentIds),
     }),
     'sync:retryNow': ({ id }) => this.sync.retryNow(id),
     'jobs:list': () => this.jobs.list(),
