@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Report } from './compare/types';
 import { jobSchema, jobProgressSchema } from './jobs';
+import { traceSchema } from './trace';
 // findings & sync (issue 5)
 import {
   editableBodySchema,
@@ -337,6 +338,12 @@ export const requests = {
       })
       .strict(),
     output: z.object({ ok: z.literal(true) }),
+  },
+  'examples:trace': {
+    input: z
+      .object({ reportKey: id, pair: z.number().int().min(0), exampleId: z.string().max(10_000) })
+      .strict(),
+    output: z.object({ reference: traceSchema.nullable(), candidate: traceSchema.nullable() }),
   },
   'library:folderRemoval': {
     input: z.object({ path: z.string().min(1).max(4096) }).strict(),

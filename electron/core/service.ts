@@ -30,6 +30,7 @@ import {
   setRepresentative,
   setRunOverride,
 } from './experiments';
+import { exampleTraces } from './traces';
 import { FolderWatcher } from './watcher';
 // findings & sync (issue 5)
 import { FindingsService } from './findings';
@@ -187,6 +188,7 @@ export class PairwiseService {
       if (undone) this.events.emit('index:changed', { runs: 0 });
       return { undone };
     },
+    'examples:trace': (input) => exampleTraces(this.db, input),
     'runs:lastGrouping': ({ experimentId }) => lastGrouping(this.db, experimentId),
     'conditions:setSeries': ({ experimentId, condition, series, level }) => {
       setConditionSeries(this.db, experimentId, condition, series, level);

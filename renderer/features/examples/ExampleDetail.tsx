@@ -4,6 +4,7 @@ import { request } from '../../api';
 import { plain } from '../../format';
 import { useApp } from '../../store';
 import { PinToFinding } from './PinToFinding';
+import { TraceView } from './TraceView';
 import { WordDiff } from './WordDiff';
 
 type Detail = RequestOutput<'examples:detail'>;
@@ -140,6 +141,13 @@ export const ExampleDetail = memo(function ExampleDetail({
           </p>
         ) : null}
       </section>
+      <TraceView
+        reportKey={reportKey}
+        pair={pair}
+        exampleId={exampleId}
+        referenceLabel={refLabel}
+        candidateLabel={candLabel}
+      />
       <section>
         <h4>Fields</h4>
         <FieldsTable detail={detail} />

@@ -7,6 +7,7 @@ import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
 import { m007BulkFts } from './007-bulk-fts';
 import { m008CompactPairRows } from './008-compact-pair-rows';
 import { m009OverridesUndo } from './009-overrides-undo';
+import { m010ExampleTraces } from './010-example-traces';
 
 export interface Migration {
   version: number;
@@ -25,6 +26,7 @@ export const migrations: Migration[] = [
   m007BulkFts,
   m008CompactPairRows,
   m009OverridesUndo,
+  m010ExampleTraces,
 ];
 
 export const latestVersion = migrations.length;
