@@ -3,6 +3,7 @@ import type { Trace } from '../../shared/trace';
 import { pairScope } from './compare/filters';
 import type { Db } from './db/open';
 import { NotFoundError } from './errors';
+import { unpackTrace } from './ingest/trace-pack';
 
 /** The transcripts of one example's two sides in a comparison (null where a side has none). */
 export function exampleTraces(
@@ -21,8 +22,8 @@ export function exampleTraces(
   const read = db.prepare(`SELECT trace FROM example_traces WHERE example_rowid = ?`);
   const trace = (rowid: number | null): Trace | null => {
     if (rowid === null) return null;
-    const found = read.get(rowid) as { trace: string } | undefined;
-    return found ? (JSON.parse(found.trace) as Trace) : null;
+    const found = read.get(rowid) as { trace: Buffer } | undefined;
+    return found ? unpackTrace(found.trace) : null;
   };
   return { reference: trace(row.ref_rowid), candidate: trace(row.cand_rowid) };
 }

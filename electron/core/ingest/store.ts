@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
+import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
@@ -337,7 +338,7 @@ export class IndexStore {
         prepared.fieldsHash[i],
       );
       const trace = traces?.get(example.id);
-      if (trace) this.insertTrace.run(inserted.lastInsertRowid, JSON.stringify(trace));
+      if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));
     });
   }
 

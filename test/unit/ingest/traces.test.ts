@@ -31,6 +31,7 @@ describe('Inspect transcripts', () => {
         model: 'openai/gpt-4o-mini',
         output: { completion: 'He crowned himself.' },
       },
+      { event: 'model', model: 'openai/grader', output: { completion: 'GRADE: C' } },
       { event: 'tool', function: 'search', arguments: { q: 'x' }, result: 'y'.repeat(20_000) },
       { event: 'state', changes: [] },
       { event: 'score', score: { value: 'C', explanation: 'matches' } },
@@ -53,8 +54,9 @@ describe('Inspect transcripts', () => {
       'tool · search',
     ]);
     expect(trace[0]!.steps[2]!.text).toBe('→ search({"q":"Napoleon coronation"})');
+    // The solver's model event repeats the assistant message above it: only the grader's stays.
     expect(trace[1]!.steps.map((s) => s.label)).toEqual([
-      'model · openai/gpt-4o-mini',
+      'model · openai/grader',
       'tool · search',
       'score',
     ]);

@@ -99,17 +99,31 @@ function eventStep(event: Record<string, unknown>, resolve: Resolve): TraceStep 
   }
 }
 
+/** The result part of a tool event's text (`arguments\n→ result`). */
+function toolResult(text: string): string {
+  const at = text.indexOf('\n→ ');
+  return at < 0 ? text : text.slice(at + 3);
+}
+
 /** An Inspect sample's messages and the events worth reading, or null when it has neither. */
 export function inspectSampleTrace(
   sample: Record<string, unknown>,
   resolve: Resolve,
 ): Trace | null {
+  const messages = messageSteps(sample.messages, resolve);
+  // A model event's answer and a tool event's result are usually the messages already shown:
+  // an event says only what the messages do not.
+  const said = new Set(messages.map((m) => m.text));
   const events = Array.isArray(sample.events)
-    ? sample.events.filter(isRecord).flatMap((e) => eventStep(e, resolve) ?? [])
+    ? sample.events
+        .filter(isRecord)
+        .flatMap((e) => eventStep(e, resolve) ?? [])
+        .filter(
+          (step) => step.text !== '' && !said.has(step.text) && !said.has(toolResult(step.text)),
+        )
     : [];
-  const trace = [
-    section('Messages', messageSteps(sample.messages, resolve)),
-    section('Events', events),
-  ].filter((s): s is Trace[number] => s !== null);
+  const trace = [section('Messages', messages), section('Events', events)].filter(
+    (s): s is Trace[number] => s !== null,
+  );
   return trace.length ? trace : null;
 }
