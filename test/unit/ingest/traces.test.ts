@@ -19,7 +19,7 @@ describe('Inspect transcripts', () => {
     messages: [
       {
         role: 'assistant',
-        content: '',
+        content: 'Let me look it up.',
         tool_calls: [{ id: 't1', function: 'search', arguments: { q: 'Napoleon coronation' } }],
       },
       { role: 'tool', function: 'search', content: 'Notre-Dame, 1804' },
@@ -31,6 +31,7 @@ describe('Inspect transcripts', () => {
         model: 'openai/gpt-4o-mini',
         output: { completion: 'He crowned himself.' },
       },
+      { event: 'model', model: 'openai/gpt-4o-mini', output: { completion: 'Let me look it up.' } },
       { event: 'model', model: 'openai/grader', output: { completion: 'GRADE: C' } },
       { event: 'tool', function: 'search', arguments: { q: 'x' }, result: 'y'.repeat(20_000) },
       { event: 'state', changes: [] },
@@ -53,7 +54,9 @@ describe('Inspect transcripts', () => {
       'assistant',
       'tool · search',
     ]);
-    expect(trace[0]!.steps[2]!.text).toBe('→ search({"q":"Napoleon coronation"})');
+    expect(trace[0]!.steps[2]!.text).toBe(
+      'Let me look it up.\n→ search({"q":"Napoleon coronation"})',
+    );
     // The solver's model event repeats the assistant message above it: only the grader's stays.
     expect(trace[1]!.steps.map((s) => s.label)).toEqual([
       'model · openai/grader',

@@ -113,7 +113,7 @@ export function inspectSampleTrace(
   const messages = messageSteps(sample.messages, resolve);
   // A model event's answer and a tool event's result are usually the messages already shown:
   // an event says only what the messages do not.
-  const said = new Set(messages.map((m) => m.text));
+  const said = new Set(messages.flatMap((m) => [m.text, m.text.split('\n→ ')[0]!]));
   const events = Array.isArray(sample.events)
     ? sample.events
         .filter(isRecord)
