@@ -59,6 +59,7 @@ test('pin asks which finding; a revision shows what changed, not raw Markdown', 
   const latest = page.locator('.revision-list li').first();
   await latest.getByRole('button', { name: 'Changes' }).click();
   const diff = page.getByTestId('revision-diff');
+  await expect(diff).toBeInViewport();
   await expect(diff.locator('ins')).toHaveText(['sharply ']);
   await expect(diff).not.toContainText('#');
 });

@@ -19,6 +19,8 @@ export function History({
 }) {
   const [revisions, setRevisions] = useState<{ key: string; rows: Revisions } | null>(null);
   const [preview, setPreview] = useState<{
+    /** The row clicked: the changes open under it, where the user is looking. */
+    anchor: number;
     revision: number;
     against: number | null;
     changes: RevisionChange[];
@@ -36,7 +38,7 @@ export function History({
   }, [findingId, key]);
   const rows = revisions?.key === key ? revisions.rows : [];
   /** What `revision` changed from `against` (its predecessor unless asked otherwise). */
-  const view = async (revision: number, against: number | null) => {
+  const view = async (anchor: number, revision: number, against: number | null) => {
     try {
       const after = await request('findings:get', { findingId, revision });
       const before = against
@@ -50,7 +52,7 @@ export function History({
             limitations: [],
             pinned: [],
           };
-      setPreview({ revision, against, changes: revisionChanges(before, after.body) });
+      setPreview({ anchor, revision, against, changes: revisionChanges(before, after.body) });
     } catch (error) {
       toast('error', (error as Error).message);
     }
@@ -78,12 +80,14 @@ export function History({
             <div className="muted small">{r.summary}</div>
             <button
               className="link"
-              onClick={() => void view(r.revision, r.revision > 1 ? r.revision - 1 : null)}
+              onClick={() =>
+                void view(r.revision, r.revision, r.revision > 1 ? r.revision - 1 : null)
+              }
             >
               Changes
             </button>
             {r.revision !== current ? (
-              <button className="link" onClick={() => void view(current, r.revision)}>
+              <button className="link" onClick={() => void view(r.revision, current, r.revision)}>
                 Compare with current
               </button>
             ) : null}
@@ -94,25 +98,25 @@ export function History({
             ) : (
               <span className="muted small"> current</span>
             )}
+            {preview?.anchor === r.revision ? (
+              <div className="revision-preview">
+                <header className="card-head">
+                  <h4>
+                    {preview.against
+                      ? `Revision ${preview.revision} against #${preview.against}`
+                      : `Revision ${preview.revision}, the first`}
+                  </h4>
+                  <span className="spacer" />
+                  <button className="link" onClick={() => setPreview(null)}>
+                    Close
+                  </button>
+                </header>
+                <RevisionDiff changes={preview.changes} />
+              </div>
+            ) : null}
           </li>
         ))}
       </ol>
-      {preview ? (
-        <div className="revision-preview">
-          <header className="card-head">
-            <h4>
-              {preview.against
-                ? `Revision ${preview.revision} against #${preview.against}`
-                : `Revision ${preview.revision}, the first`}
-            </h4>
-            <span className="spacer" />
-            <button className="link" onClick={() => setPreview(null)}>
-              Close
-            </button>
-          </header>
-          <RevisionDiff changes={preview.changes} />
-        </div>
-      ) : null}
     </aside>
   );
 }

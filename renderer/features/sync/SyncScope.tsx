@@ -96,7 +96,8 @@ export function SyncPlanDialog({
           <ul className="mono small plan-list">
             {plan.queued.map((item) => (
               <li key={item.id}>
-                {item.kind} {item.itemId} <span className="muted">{item.state}</span>
+                {item.kind} {item.kind === 'finding' ? item.idempotencyKey : item.itemId}{' '}
+                <span className="muted">{item.state}</span>
               </li>
             ))}
           </ul>
