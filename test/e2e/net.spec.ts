@@ -80,6 +80,11 @@ test('group runs: preview, cancel, confirm with roles kept, undo after a reload;
   await expect(column(page, 'control')).toContainText('steer-random-feature');
   await expect(page.getByRole('button', { name: 'Undo grouping' })).toBeHidden();
 
+  await page.getByLabel('Role of run run-steer').selectOption('control');
+  await expect(column(page, 'control')).toContainText(long);
+  await page.getByLabel('Role of run run-steer').selectOption('');
+  await expect(column(page, 'intervention')).toContainText(long);
+
   const card = page.locator('.condition-card').filter({ hasText: long });
   await card.getByRole('button', { name: 'Set series…' }).click();
   await card.getByLabel(`Series of ${long}`).fill('steering strength');
