@@ -31,7 +31,7 @@ export class RequestError extends Error {
 }
 
 interface Transport {
-  upload?(file: File, batch: string): Promise<string>;
+  upload?(file: File, relativePath: string, batch: string): Promise<string>;
   request(name: string, input: unknown): Promise<Result<unknown>>;
   subscribe(event: string, handler: (payload: unknown) => void): () => void;
 }
@@ -64,8 +64,8 @@ function httpTransport(): Transport {
     };
   };
   return {
-    async upload(file, batch) {
-      const params = new URLSearchParams({ batch, name: file.name });
+    async upload(file, relativePath, batch) {
+      const params = new URLSearchParams({ batch, name: relativePath });
       const response = await fetch(`/api/upload?${params.toString()}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/octet-stream', Authorization: `Bearer ${token}` },
@@ -132,11 +132,14 @@ export function pathForFile(file: File): string | null {
   return window.pairwise ? window.pairwise.pathForFile(file) : null;
 }
 
-/** Browser host only: copies dropped files into a managed folder and returns its path. */
-export async function uploadFiles(files: File[]): Promise<string> {
+/**
+ * Browser host only: copies dropped files into a managed folder, each at its path relative to
+ * what was dropped, and returns the folder's path.
+ */
+export async function uploadFiles(files: { file: File; path: string }[]): Promise<string> {
   if (!transport.upload) throw new RequestError('bad_request', 'Uploads are for the browser host.');
   const batch = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   let folder = '';
-  for (const file of files) folder = await transport.upload(file, batch);
+  for (const { file, path } of files) folder = await transport.upload(file, path, batch);
   return folder;
 }

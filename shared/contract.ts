@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Report } from './compare/types';
 import { jobSchema, jobProgressSchema } from './jobs';
+import { traceSchema } from './trace';
 // findings & sync (issue 5)
 import {
   editableBodySchema,
@@ -91,6 +92,28 @@ export const conditionRowSchema = z.object({
 });
 
 const id = z.string().min(1).max(1000);
+
+/** Where "group runs by" would put each run, shown before anything changes. */
+export const groupingPlanSchema = z.object({
+  field: z.string(),
+  moves: z.array(
+    z.object({ runId: z.string(), from: z.string(), to: z.string(), role: roleSchema }),
+  ),
+  conditions: z.array(z.object({ name: z.string(), role: roleSchema, runs: z.number() })),
+  /** How many runs change condition. */
+  changes: z.number(),
+  notes: z.array(z.string()),
+});
+
+/** What removing a watched folder takes away, and what another folder still provides. */
+export const folderRemovalSchema = z.object({
+  path: z.string(),
+  runs: z.number(),
+  sources: z.number(),
+  /** Runs inside the folder that stay, because another watched folder holds their files. */
+  kept: z.number(),
+  keptBy: z.array(z.string()),
+});
 const resamples = z.number().int().min(100).max(200_000);
 // findings & sync (issue 5)
 const revisionNumber = z.number().int().min(1);
@@ -196,7 +219,7 @@ export const requests = {
   },
   'library:removeFolder': {
     input: z.object({ path: z.string().min(1).max(4096) }).strict(),
-    output: z.object({ removed: z.boolean() }),
+    output: z.object({ removed: z.boolean(), runs: z.number(), kept: z.number() }),
   },
   'library:openSample': { input: empty, output: z.object({ jobId: z.string() }) },
   'runs:list': {
@@ -279,6 +302,40 @@ export const requests = {
   'runs:groupBy': {
     input: z.object({ experimentId: id, field: z.string().min(1).max(500) }).strict(),
     output: z.object({ conditions: z.number() }),
+  },
+  // actions with a net (issue 17)
+  'runs:groupPreview': {
+    input: z.object({ experimentId: id, field: z.string().min(1).max(500) }).strict(),
+    output: groupingPlanSchema,
+  },
+  'runs:groupUndo': {
+    input: z.object({ experimentId: id }).strict(),
+    output: z.object({ undone: z.boolean() }),
+  },
+  'runs:lastGrouping': {
+    input: z.object({ experimentId: id }).strict(),
+    output: z.object({ field: z.string(), appliedAt: z.string() }).nullable(),
+  },
+  'conditions:setSeries': {
+    input: z
+      .object({
+        experimentId: id,
+        condition: id,
+        series: z.string().min(1).max(500).nullable(),
+        level: z.number().finite().nullable(),
+      })
+      .strict(),
+    output: z.object({ ok: z.literal(true) }),
+  },
+  'examples:trace': {
+    input: z
+      .object({ reportKey: id, pair: z.number().int().min(0), exampleId: z.string().max(10_000) })
+      .strict(),
+    output: z.object({ reference: traceSchema.nullable(), candidate: traceSchema.nullable() }),
+  },
+  'library:folderRemoval': {
+    input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+    output: folderRemovalSchema,
   },
   'settings:fields': {
     input: z.object({ experimentId: id }).strict(),
@@ -372,7 +429,13 @@ export const requests = {
     output: syncStatusSchema,
   },
   'sync:run': {
-    input: z.object({ dryRun: z.boolean().default(false) }).strict(),
+    input: z
+      .object({
+        dryRun: z.boolean().default(false),
+        /** Queue only these experiments' runs (every current run when left out). */
+        experimentIds: z.array(id).max(10_000).optional(),
+      })
+      .strict(),
     output: z.object({ jobId: z.string().nullable(), plan: syncPlanSchema }),
   },
   'sync:retryNow': {

@@ -3,6 +3,8 @@
  * to the database: they turn bytes into ImportedRun values; the indexer stores them.
  */
 
+import type { Trace } from './trace';
+
 export type SourceFormat =
   'mechlens' | 'reps' | 'inspect' | 'lm-eval' | 'promptfoo' | 'jsonl' | 'csv';
 
@@ -98,6 +100,8 @@ export interface ImportedRun {
   /** Things a person should know that did not stop the import (e.g. "no run.end: incomplete"). */
   warnings: string[];
   examples: ImportedExample[];
+  /** Transcripts by example id, for the formats that record them (Inspect, REPS). */
+  traces?: Map<string, Trace>;
 }
 
 export function emptySettings(): RunSettings {

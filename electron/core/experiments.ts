@@ -21,12 +21,14 @@ interface ConditionOverride {
   condition_name: string;
   role: string | null;
   representative_run_id: string | null;
+  series: string | null;
+  level: number | null;
 }
 
 function overrides(db: Db, experimentId: string): Map<string, ConditionOverride> {
   const rows = db
     .prepare(
-      `SELECT condition_name, role, representative_run_id FROM condition_overrides WHERE experiment_id = ?`,
+      `SELECT condition_name, role, representative_run_id, series, level FROM condition_overrides WHERE experiment_id = ?`,
     )
     .all(experimentId) as ConditionOverride[];
   return new Map(rows.map((r) => [r.condition_name, r]));
@@ -75,11 +77,12 @@ export function conditionsOf(
     const role =
       chosen.get(name)?.role ??
       (roles.size === 1 ? [...roles][0]! : roles.has('reference') ? 'reference' : 'unknown');
+    const declaredSeries = chosen.get(name)?.series;
     return {
       name,
       role: role as ConditionRow['role'],
-      series: representative.series,
-      level: representative.level,
+      series: declaredSeries ?? representative.series,
+      level: declaredSeries ? (chosen.get(name)?.level ?? null) : representative.level,
       expect: detail ? (JSON.parse(detail.expect) as ConditionRow['expect']) : {},
       compareTo: detail ? (JSON.parse(detail.compare_to) as string[]) : [],
       settings: detail ? (JSON.parse(detail.settings) as ConditionRow['settings']) : {},
@@ -234,4 +237,22 @@ export function setRunOverride(
     has_role: change.role !== undefined ? 1 : 0,
     has_condition: change.condition !== undefined ? 1 : 0,
   });
+}
+
+/**
+ * Declares (or, with a null series, forgets) the series a condition belongs to and its level,
+ * kept by condition name like a role.
+ */
+export function setConditionSeries(
+  db: Db,
+  experimentId: string,
+  condition: string,
+  series: string | null,
+  level: number | null,
+): void {
+  db.prepare(
+    `INSERT INTO condition_overrides (experiment_id, condition_name, series, level, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(experiment_id, condition_name) DO UPDATE SET series = excluded.series, level = excluded.level,
+       updated_at = excluded.updated_at`,
+  ).run(experimentId, condition, series, series === null ? null : level, now());
 }

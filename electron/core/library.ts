@@ -14,6 +14,8 @@ interface RawRun {
   imported_condition: string;
   override_condition: string | null;
   condition: string;
+  /** The condition the files give, before any hand-made move. */
+  base_condition: string;
   role: string | null;
   series: string | null;
   level: number | null;
@@ -58,7 +60,10 @@ function withConditions(rows: RawRun[]): RawRun[] {
         sortTime: r.sort_time,
       })),
     );
-    for (const row of list) row.condition = row.override_condition ?? names.get(row.id)!;
+    for (const row of list) {
+      row.base_condition = names.get(row.id)!;
+      row.condition = row.override_condition ?? row.base_condition;
+    }
   }
   return rows;
 }
@@ -66,12 +71,13 @@ function withConditions(rows: RawRun[]): RawRun[] {
 /**
  * A run is superseded only where its format says a later file is a rerun of the same run:
  * MechLens records of one condition name (the latest wins), and Inspect logs of one task_id
- * (eval-retry keeps it). Every other pair of runs is two conditions or two replicates.
+ * (eval-retry keeps it). Every other pair of runs is two conditions or two replicates. The name
+ * is the one the files give: runs a user grouped together by hand are replicates, not reruns.
  */
 function rerunKey(row: RawRun): string | null {
-  if (row.format === 'mechlens') return `${row.experiment_id}\u0000${row.condition}`;
+  if (row.format === 'mechlens') return `${row.experiment_id}\u0000${row.base_condition}`;
   if (row.format === 'inspect' && row.task_id)
-    return `${row.experiment_id}\u0000${row.condition}\u0000${row.task_id}`;
+    return `${row.experiment_id}\u0000${row.base_condition}\u0000${row.task_id}`;
   return null;
 }
 

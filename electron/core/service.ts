@@ -13,15 +13,24 @@ import { ComparisonRunner } from './compare/runner';
 import { countExamples, exampleDetail, pageExamples } from './compare/pager';
 import { NotFoundError } from './errors';
 import { examplesCsv, summaryCsv } from './export/csv';
-import { groupRunsBy, settingsFields } from './grouping';
+import { folderRemoval, removeFolder } from './folders';
+import {
+  groupRunsBy,
+  lastGrouping,
+  previewGrouping,
+  settingsFields,
+  undoGrouping,
+} from './grouping';
 import { readReport } from './compare/store';
 import {
   listConditions,
   listExperiments,
   setConditionRole,
+  setConditionSeries,
   setRepresentative,
   setRunOverride,
 } from './experiments';
+import { exampleTraces } from './traces';
 import { FolderWatcher } from './watcher';
 import { openLog, type Logger } from './log';
 import { logIndexPass, logJob } from './log-events';
@@ -160,14 +169,14 @@ export class PairwiseService {
     'library:removeFolder': async ({ path: folder }) => {
       const resolved = path.resolve(expandHome(folder));
       await this.watcher?.remove(resolved);
-      // The folder's runs leave the library with it; findings keep their own frozen snapshots.
-      const info = this.db.transaction(() => {
-        this.db.prepare(`DELETE FROM sources WHERE folder = ?`).run(resolved);
-        return this.db.prepare(`DELETE FROM folders WHERE path = ?`).run(resolved);
-      })();
+      // The folder's runs leave the library with it, unless another watched folder provides
+      // them too; findings keep their own frozen snapshots.
+      const { removed, runs, kept } = removeFolder(this.db, resolved);
       this.events.emit('index:changed', { runs: 0 });
-      return { removed: info.changes > 0 };
+      return { removed, runs, kept };
     },
+    'library:folderRemoval': ({ path: folder }) =>
+      folderRemoval(this.db, path.resolve(expandHome(folder))),
     'library:openSample': () => {
       const dir = this.options.samplesDir;
       if (!dir || !fs.existsSync(dir))
@@ -204,6 +213,20 @@ export class PairwiseService {
       return { conditions };
     },
     'settings:fields': ({ experimentId }) => settingsFields(this.db, experimentId),
+    // actions with a net (issue 17)
+    'runs:groupPreview': ({ experimentId, field }) => previewGrouping(this.db, experimentId, field),
+    'runs:groupUndo': ({ experimentId }) => {
+      const undone = undoGrouping(this.db, experimentId);
+      if (undone) this.events.emit('index:changed', { runs: 0 });
+      return { undone };
+    },
+    'examples:trace': (input) => exampleTraces(this.db, input),
+    'runs:lastGrouping': ({ experimentId }) => lastGrouping(this.db, experimentId),
+    'conditions:setSeries': ({ experimentId, condition, series, level }) => {
+      setConditionSeries(this.db, experimentId, condition, series, level);
+      this.events.emit('index:changed', { runs: 0 });
+      return { ok: true as const };
+    },
     'export:examplesCsv': ({ reportKey, pair, filter }) => {
       const { report } = this.report(reportKey);
       const content = examplesCsv(this.db, reportKey, report, { pair, filter });
@@ -241,9 +264,9 @@ export class PairwiseService {
     'findings:pin': ({ findingId, ...ref }) => this.findings.pin(findingId, ref),
     'sync:status': ({ limit }) => this.sync.status(limit),
     'sync:configure': (input) => this.sync.configure(input),
-    'sync:run': async ({ dryRun }) => ({
-      plan: this.sync.plan(),
-      jobId: dryRun ? null : await this.sync.start(),
+    'sync:run': async ({ dryRun, experimentIds }) => ({
+      plan: this.sync.plan(experimentIds),
+      jobId: dryRun ? null : await this.sync.start(experimentIds),
     }),
     'sync:retryNow': ({ id }) => this.sync.retryNow(id),
     'jobs:list': () => this.jobs.list(),

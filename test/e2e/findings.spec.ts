@@ -25,6 +25,7 @@ test('draft a finding from the evidence, autosave, restore a revision, pin an ex
   await page.getByRole('button', { name: 'Examples', exact: true }).click();
   await expect(page.getByTestId('example-detail')).toBeVisible();
   await page.getByRole('button', { name: 'Pin to finding' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Pin', exact: true }).click();
   await expect(page.getByText(/Pinned .* to/)).toBeVisible();
 
   await page.getByRole('button', { name: 'Findings', exact: true }).click();

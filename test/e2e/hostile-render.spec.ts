@@ -161,6 +161,7 @@ test('hostile strings are text in every view and in the HTML export', async ({ p
 
   // Findings: pin the hostile example, open the editor
   await detail.getByRole('button', { name: 'Pin to finding' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Pin', exact: true }).click();
   await expect(page.getByText(/Pinned .* to/)).toBeVisible({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Findings', exact: true }).click();
   await expect(page.locator('.pin')).toHaveCount(1, { timeout: 30_000 });

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     await page.getByTestId('example-detail').waitFor();
     await shot(page, 'examples');
     await page.getByRole('button', { name: 'Pin to finding' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Pin', exact: true }).click();
     await page.getByText(/Pinned .* to/).waitFor();
     await page.getByRole('button', { name: 'Findings', exact: true }).click();
     await page

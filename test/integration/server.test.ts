@@ -229,6 +229,34 @@ describe('browser host', () => {
     expect((await upload('batch=..&name=x.json', '{}')).status).toBe(400);
     expect((await upload('batch=b2&name=x.json', '{}', 'wrong')).status).toBe(401);
   });
+
+  it('keeps the structure of dropped folders: two run folders keep their own run.json', async () => {
+    harness = await makeServer();
+    const h = harness;
+    const upload = (name: string, body: string) =>
+      raw(h.server.port, {
+        method: 'POST',
+        path: `/api/upload?batch=b3&name=${encodeURIComponent(name)}`,
+        headers: {
+          Host: `127.0.0.1:${h.server.port}`,
+          'Content-Type': 'application/octet-stream',
+          Authorization: `Bearer ${h.server.token}`,
+        },
+        body,
+      });
+    for (const [name, body] of [
+      ['run-a/run.json', '{"run":"a"}'],
+      ['run-b/run.json', '{"run":"b"}'],
+      ['project/.mechlens/runs/r1.json', '{}'],
+      ['run-b/../../../escape.json', '{}'],
+    ] as const)
+      expect((await upload(name, body)).status).toBe(200);
+    const folder = path.join(h.service.dataDir, 'uploads', 'b3');
+    expect(fs.readFileSync(path.join(folder, 'run-a', 'run.json'), 'utf8')).toBe('{"run":"a"}');
+    expect(fs.readFileSync(path.join(folder, 'run-b', 'run.json'), 'utf8')).toBe('{"run":"b"}');
+    expect(fs.existsSync(path.join(folder, 'project', '.mechlens', 'runs', 'r1.json'))).toBe(true);
+    expect(fs.existsSync(path.join(folder, 'run-b', 'escape.json'))).toBe(true);
+  });
 });
 
 /** Whether anything accepts a TCP connection at this address and port. */

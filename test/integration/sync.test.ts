@@ -201,6 +201,32 @@ describe('sync with a MechLens-compatible server', () => {
     expect(s.server.received).toHaveLength(5);
   });
 
+  it('queues only the chosen experiments when asked to', async () => {
+    const s = await setup();
+    await s.service.index([
+      writeMechlensRun(path.join(s.dir, 'other'), {
+        id: 'other-run',
+        name: 'reference',
+        experiment: { id: 'exp-other' },
+      }),
+    ]);
+    await s.call('sync:configure', { url: s.server.url, apiKey: KEY });
+    const dry = await s.call<{ plan: { newRuns: string[] } }>('sync:run', {
+      dryRun: true,
+      experimentIds: ['exp-other'],
+    });
+    expect(dry.plan.newRuns).toEqual(['other-run']);
+    const { jobId } = await s.call<{ jobId: string }>('sync:run', {
+      experimentIds: ['exp-test'],
+    });
+    expect((await s.service.jobs.wait(jobId))?.state).toBe('finished');
+    const runs = outbox(s)
+      .filter((o) => o.kind === 'run')
+      .map((o) => o.itemId)
+      .sort();
+    expect(runs).toEqual(['ctrl', 'ref', 'steer']);
+  });
+
   it('retries through 5xx, dropped connections and timeouts without ever storing twice', async () => {
     const s = await setup({ timeoutMs: 300 });
     s.server.reply((r) => {

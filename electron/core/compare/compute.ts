@@ -22,7 +22,13 @@ export interface CompareTask {
   referenceBasis: ReferenceBasis;
   resamples: number;
   /** The run that stands for each condition, with its effective role. */
-  conditions: { name: string; runId: string; role: Role | null }[];
+  conditions: {
+    name: string;
+    runId: string;
+    role: Role | null;
+    /** A series declared by hand in place of the run's own. */
+    series?: { name: string | null; level: number | null };
+  }[];
   /** Extra runs of the reference condition, for the noise floor. */
   referenceReplicates: string[];
 }
@@ -114,7 +120,12 @@ export function computeComparison(
   const loaded = new Map<string, LoadedRun>();
   for (const condition of task.conditions) {
     checkCancelled();
-    loaded.set(condition.name, loadRun(db, condition.runId, condition.name, condition.role));
+    const run = loadRun(db, condition.runId, condition.name, condition.role);
+    if (condition.series) {
+      run.run.series = condition.series.name;
+      run.run.level = condition.series.level;
+    }
+    loaded.set(condition.name, run);
   }
   const replicates = task.referenceReplicates.map(
     (runId) => loadRun(db, runId, task.reference, 'reference').run,

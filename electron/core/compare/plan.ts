@@ -35,11 +35,18 @@ export function planComparison(
     reference,
     referenceBasis: basis,
     resamples: options.resamples ?? 10_000,
-    conditions: conditions.map((c) => ({
-      name: c.name,
-      runId: c.representativeRunId,
-      role: c.name === reference ? 'reference' : c.role === 'reference' ? 'unknown' : c.role,
-    })),
+    conditions: conditions.map((c) => {
+      const run = c.runs.find((r) => r.run_id === c.representativeRunId);
+      // Only a series declared by hand is passed on (the run's own is read with it), which
+      // keeps the cache key of every other comparison as it was.
+      const declared = run && (c.series !== run.series || c.level !== run.level);
+      return {
+        name: c.name,
+        runId: c.representativeRunId,
+        role: c.name === reference ? 'reference' : c.role === 'reference' ? 'unknown' : c.role,
+        ...(declared ? { series: { name: c.series, level: c.level } } : {}),
+      };
+    }),
     referenceReplicates: ref.runs
       .filter((r) => r.run_id !== ref.representativeRunId && !r.superseded && !r.missing)
       .map((r) => r.run_id),

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
+import type { Trace } from '../../../shared/trace';
+import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
@@ -64,6 +66,7 @@ export class IndexStore {
   private readonly insertRun;
   private readonly insertExample;
   private readonly deleteExamplesOfRun;
+  private readonly insertTrace;
   private readonly indexRunText;
   private readonly updateWarnings;
   private readonly sourceByPath;
@@ -112,6 +115,9 @@ export class IndexStore {
       INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
+    this.insertTrace = db.prepare(
+      `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
+    );
     this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
     this.indexRunText = db.prepare(
       `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
@@ -234,7 +240,7 @@ export class IndexStore {
     prepared: PreparedExamples,
   ): number {
     const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
-    this.insertExamples(rowid, run.examples, prepared);
+    this.insertExamples(rowid, run.examples, prepared, run.traces);
     this.indexText(rowid);
     return run.examples.length;
   }
@@ -312,9 +318,14 @@ export class IndexStore {
     return rowid;
   }
 
-  insertExamples(rowid: number, examples: ImportedExample[], prepared: PreparedExamples): void {
+  insertExamples(
+    rowid: number,
+    examples: ImportedExample[],
+    prepared: PreparedExamples,
+    traces?: Map<string, Trace>,
+  ): void {
     examples.forEach((example, i) => {
-      this.insertExample.run(
+      const inserted = this.insertExample.run(
         rowid,
         example.id,
         example.input,
@@ -326,6 +337,8 @@ export class IndexStore {
         prepared.outputHash[i],
         prepared.fieldsHash[i],
       );
+      const trace = traces?.get(example.id);
+      if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));
     });
   }
 

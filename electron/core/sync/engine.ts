@@ -71,23 +71,28 @@ export class SyncEngine {
     return this.status();
   }
 
-  /** What a pass would do now; changes nothing (`sync:run {dryRun}`, `pairwise sync --dry-run`). */
-  plan(): SyncPlan {
+  /**
+   * What a pass would do now; changes nothing (`sync:run {dryRun}`, `pairwise sync --dry-run`).
+   * With `experimentIds`, only those experiments' runs would be queued.
+   */
+  plan(experimentIds?: readonly string[]): SyncPlan {
     const queued = outbox.queuedRunIds(this.db);
     return {
-      newRuns: currentRunIds(this.db).filter((id) => !queued.has(id)),
+      newRuns: currentRunIds(this.db, experimentIds).filter((id) => !queued.has(id)),
       queued: outbox.queued(this.db),
     };
   }
 
   /** Starts a sync job, or answers with the one already running: two passes would race. */
-  async start(): Promise<string> {
+  async start(experimentIds?: readonly string[]): Promise<string> {
     await this.requireCredentials();
     if (this.runningJob) return this.runningJob;
     const jobId = this.jobs.start('sync', 'Syncing with MechLens', async (ctx) => {
       let done = 0;
-      const result = await this.pass(ctx.signal, () =>
-        ctx.progress({ phase: 'sending', done: ++done, total: null }),
+      const result = await this.pass(
+        ctx.signal,
+        () => ctx.progress({ phase: 'sending', done: ++done, total: null }),
+        experimentIds,
       );
       if (result.stopped) throw new Error(result.stopped);
     });
@@ -109,15 +114,17 @@ export class SyncEngine {
 
   /**
    * One explicit sync: queue every current run not queued before (keyed by run id, so a run
-   * is sent once), put stopped rows back, and drain the outbox in order.
+   * is sent once) — of the chosen experiments only, when some are given — put stopped rows
+   * back, and drain the outbox in order.
    */
   async pass(
     signal: AbortSignal,
     onItem?: (item: OutboxItem, outcome: SendOutcome) => void,
+    experimentIds?: readonly string[],
   ): Promise<PassResult & { enqueued: number }> {
     const { url, key } = await this.requireCredentials();
     let enqueued = 0;
-    for (const runId of this.plan().newRuns) {
+    for (const runId of this.plan(experimentIds).newRuns) {
       if (signal.aborted) break;
       const made = await runRecord(this.db, runId);
       if (made && outbox.enqueueRun(this.db, runId, made.sha256, made.body)) enqueued++;

@@ -41,9 +41,11 @@ interface RunDbRow {
 }
 
 /** Current runs: not superseded by a rerun and still on disk. */
-export function currentRunIds(db: Db): string[] {
+/** Current runs, of the chosen experiments only when `experimentIds` is given. */
+export function currentRunIds(db: Db, experimentIds?: readonly string[]): string[] {
+  const chosen = experimentIds ? new Set(experimentIds) : null;
   return listRuns(db)
-    .filter((r) => !r.superseded && !r.missing)
+    .filter((r) => !r.superseded && !r.missing && (!chosen || chosen.has(r.experiment_id)))
     .map((r) => r.run_id);
 }
 

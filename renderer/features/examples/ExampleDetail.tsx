@@ -3,6 +3,8 @@ import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
 import { useApp } from '../../store';
+import { PinToFinding } from './PinToFinding';
+import { TraceView } from './TraceView';
 import { WordDiff } from './WordDiff';
 
 type Detail = RequestOutput<'examples:detail'>;
@@ -74,24 +76,6 @@ export const ExampleDetail = memo(function ExampleDetail({
   const detail = loaded?.key === key ? loaded.detail : null;
   const experimentId = useApp((s) => s.experimentId);
   const runPair = useApp((s) => s.runPair);
-  const pin = async () => {
-    if (!experimentId || runPair) return;
-    try {
-      const [latest] = await request('findings:list', { experimentId });
-      const findingId =
-        latest?.id ?? (await request('findings:create', { experimentId })).finding.id;
-      const view = await request('findings:pin', {
-        findingId,
-        reportKey,
-        pair,
-        exampleId,
-        note: '',
-      });
-      toast('info', `Pinned ${exampleId} to “${view.finding.title}”.`);
-    } catch (error) {
-      toast('error', (error as Error).message);
-    }
-  };
   if (!detail) return <div className="detail muted pad">Loading {exampleId}…</div>;
   const refLabel = comparison?.reference.condition ?? 'reference';
   const candLabel = comparison?.candidate.condition ?? 'candidate';
@@ -102,10 +86,13 @@ export const ExampleDetail = memo(function ExampleDetail({
       <header className="detail-head">
         <h3 className="mono">{detail.example_id}</h3>
         <span className="spacer" />
-        {runPair ? null : (
-          <button className="secondary" onClick={() => void pin()}>
-            Pin to finding
-          </button>
+        {runPair || !experimentId ? null : (
+          <PinToFinding
+            experimentId={experimentId}
+            reportKey={reportKey}
+            pair={pair}
+            exampleId={exampleId}
+          />
         )}
         <label className="inline">
           <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> raw
@@ -154,6 +141,13 @@ export const ExampleDetail = memo(function ExampleDetail({
           </p>
         ) : null}
       </section>
+      <TraceView
+        reportKey={reportKey}
+        pair={pair}
+        exampleId={exampleId}
+        referenceLabel={refLabel}
+        candidateLabel={candLabel}
+      />
       <section>
         <h4>Fields</h4>
         <FieldsTable detail={detail} />

@@ -2,6 +2,8 @@ import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { useApp } from '../../store';
+import { RevisionDiff } from './RevisionDiff';
+import { revisionChanges, type RevisionChange } from './revisionDiff';
 
 type Revisions = RequestOutput<'findings:revisions'>;
 
@@ -16,7 +18,13 @@ export function History({
   onRestored(): void;
 }) {
   const [revisions, setRevisions] = useState<{ key: string; rows: Revisions } | null>(null);
-  const [preview, setPreview] = useState<{ revision: number; text: string } | null>(null);
+  const [preview, setPreview] = useState<{
+    /** The row clicked: the changes open under it, where the user is looking. */
+    anchor: number;
+    revision: number;
+    against: number | null;
+    changes: RevisionChange[];
+  } | null>(null);
   const toast = useApp((s) => s.toast);
   const key = `${findingId}|${current}`;
   useEffect(() => {
@@ -29,9 +37,25 @@ export function History({
     };
   }, [findingId, key]);
   const rows = revisions?.key === key ? revisions.rows : [];
-  const view = async (revision: number) => {
-    const file = await request('findings:export', { findingId, format: 'markdown', revision });
-    setPreview({ revision, text: file.content });
+  /** What `revision` changed from `against` (its predecessor unless asked otherwise). */
+  const view = async (anchor: number, revision: number, against: number | null) => {
+    try {
+      const after = await request('findings:get', { findingId, revision });
+      const before = against
+        ? (await request('findings:get', { findingId, revision: against })).body
+        : {
+            ...after.body,
+            question: '',
+            claim: '',
+            protocol: '',
+            conclusion: '',
+            limitations: [],
+            pinned: [],
+          };
+      setPreview({ anchor, revision, against, changes: revisionChanges(before, after.body) });
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
   };
   const restore = async (revision: number) => {
     try {
@@ -54,9 +78,19 @@ export function History({
               <span className="muted small">{r.savedAt.replace('T', ' ').slice(0, 19)}</span>
             </div>
             <div className="muted small">{r.summary}</div>
-            <button className="link" onClick={() => void view(r.revision)}>
-              View
+            <button
+              className="link"
+              onClick={() =>
+                void view(r.revision, r.revision, r.revision > 1 ? r.revision - 1 : null)
+              }
+            >
+              Changes
             </button>
+            {r.revision !== current ? (
+              <button className="link" onClick={() => void view(r.revision, current, r.revision)}>
+                Compare with current
+              </button>
+            ) : null}
             {r.revision !== current ? (
               <button className="link" onClick={() => void restore(r.revision)}>
                 Restore
@@ -64,21 +98,25 @@ export function History({
             ) : (
               <span className="muted small"> current</span>
             )}
+            {preview?.anchor === r.revision ? (
+              <div className="revision-preview">
+                <header className="card-head">
+                  <h4>
+                    {preview.against
+                      ? `Revision ${preview.revision} against #${preview.against}`
+                      : `Revision ${preview.revision}, the first`}
+                  </h4>
+                  <span className="spacer" />
+                  <button className="link" onClick={() => setPreview(null)}>
+                    Close
+                  </button>
+                </header>
+                <RevisionDiff changes={preview.changes} />
+              </div>
+            ) : null}
           </li>
         ))}
       </ol>
-      {preview ? (
-        <div className="revision-preview">
-          <header className="card-head">
-            <h4>Revision {preview.revision}</h4>
-            <span className="spacer" />
-            <button className="link" onClick={() => setPreview(null)}>
-              Close
-            </button>
-          </header>
-          <pre className="text small">{preview.text}</pre>
-        </div>
-      ) : null}
     </aside>
   );
 }

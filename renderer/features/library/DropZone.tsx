@@ -1,10 +1,12 @@
 import { useState, type DragEvent, type ReactNode } from 'react';
 import { isDesktop, pathForFile, request, uploadFiles } from '../../api';
 import { useApp } from '../../store';
+import { droppedFiles, type DroppedEntry } from './droppedFiles';
 
 /**
  * Desktop: dropped files and folders are indexed where they are. Browser host: the page cannot
- * see paths, so dropped files are uploaded into a managed folder under the data folder.
+ * see paths, so dropped files are uploaded into a managed folder under the data folder, dropped
+ * folders with their structure.
  */
 export function DropZone({ children }: { children: ReactNode }) {
   const [over, setOver] = useState(false);
@@ -14,7 +16,13 @@ export function DropZone({ children }: { children: ReactNode }) {
     event.preventDefault();
     setOver(false);
     const files = [...event.dataTransfer.files];
-    if (files.length === 0) return;
+    // Entries must be taken before the first await: the drop's data is gone after it.
+    const entries = isDesktop
+      ? []
+      : [...event.dataTransfer.items].map(
+          (item) => item.webkitGetAsEntry() as unknown as DroppedEntry | null,
+        );
+    if (files.length === 0 && entries.length === 0) return;
     try {
       if (isDesktop) {
         for (const file of files) {
@@ -22,7 +30,7 @@ export function DropZone({ children }: { children: ReactNode }) {
           if (path) await request('library:addFolder', { path, watch: true });
         }
       } else {
-        const folder = await uploadFiles(files);
+        const folder = await uploadFiles(await droppedFiles(entries, files));
         await request('library:addFolder', { path: folder, watch: false });
       }
     } catch (error) {

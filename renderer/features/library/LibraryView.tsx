@@ -5,6 +5,7 @@ import { useApp } from '../../store';
 import type { RunRow } from '../../store/library';
 import { AddFolder } from './AddFolder';
 import { CompareTwoRuns } from './CompareTwoRuns';
+import { RemoveFolder } from './RemoveFolder';
 import { DropZone } from './DropZone';
 
 function FirstRun() {
@@ -111,12 +112,7 @@ function Folders() {
           >
             Rescan
           </button>
-          <button
-            className="link"
-            onClick={() => void act(request('library:removeFolder', { path: f.path }))}
-          >
-            Remove
-          </button>
+          <RemoveFolder path={f.path} />
         </span>
       ))}
     </section>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { SyncPlan, SyncStatus } from '../../../shared/findings';
 import { request, subscribe } from '../../api';
 import { useApp } from '../../store';
+import { SyncPlanDialog, SyncScope } from './SyncScope';
 
 const stateHelp: Record<string, string> = {
   pending: 'Waiting to be sent',
@@ -17,6 +18,7 @@ export function SyncView() {
   const [plan, setPlan] = useState<SyncPlan | null>(null);
   const [url, setUrl] = useState('');
   const [key, setKey] = useState('');
+  const [chosen, setChosen] = useState<string[] | null>(null);
   const toast = useApp((s) => s.toast);
 
   const load = useCallback(() => {
@@ -42,11 +44,20 @@ export function SyncView() {
       toast('error', (e as Error).message);
     }
   };
+  const scope =
+    chosen === null
+      ? 'the whole library'
+      : chosen.length === 1
+        ? chosen[0]!
+        : `${chosen.length} experiments`;
   const run = async (dryRun: boolean) => {
     try {
-      const result = await request('sync:run', { dryRun });
-      setPlan(result.plan);
-      if (!dryRun) toast('info', 'Syncing…');
+      const result = await request('sync:run', {
+        dryRun,
+        ...(chosen === null ? {} : { experimentIds: chosen }),
+      });
+      setPlan(dryRun ? result.plan : null);
+      if (!dryRun) toast('info', `Syncing ${scope}…`);
     } catch (e) {
       toast('error', (e as Error).message);
     }
@@ -64,11 +75,26 @@ export function SyncView() {
         <button className="secondary" onClick={() => void run(true)}>
           What would be sent?
         </button>
-        <button className="primary" disabled={!status.configured} onClick={() => void run(false)}>
+        <button
+          className="primary"
+          disabled={!status.configured || chosen?.length === 0}
+          onClick={() => void run(false)}
+          title={`Queues the runs of ${scope} and sends the outbox`}
+        >
           Sync now
         </button>
       </header>
+      {plan ? (
+        <SyncPlanDialog
+          plan={plan}
+          scope={scope}
+          canSend={status.configured}
+          onSend={() => void run(false)}
+          onClose={() => setPlan(null)}
+        />
+      ) : null}
       <div className="dashboard">
+        <SyncScope chosen={chosen} onChange={setChosen} />
         <form className="card sync-settings" onSubmit={(e) => void configure(e)}>
           <h3>Endpoint</h3>
           <label className="field">
@@ -168,15 +194,6 @@ export function SyncView() {
                 </li>
               ))}
             </ul>
-          </section>
-        ) : null}
-        {plan ? (
-          <section className="card">
-            <h3>What would be sent</h3>
-            <p className="small">
-              {plan.newRuns.length} runs not yet queued, {plan.queued.length} items waiting in the
-              outbox.
-            </p>
           </section>
         ) : null}
       </div>

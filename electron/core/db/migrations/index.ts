@@ -6,6 +6,8 @@ import { m005FtsDetailColumn } from './005-fts-detail-column';
 import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
 import { m007BulkFts } from './007-bulk-fts';
 import { m008CompactPairRows } from './008-compact-pair-rows';
+import { m009OverridesUndo } from './009-overrides-undo';
+import { m010ExampleTraces } from './010-example-traces';
 
 export interface Migration {
   version: number;
@@ -23,6 +25,8 @@ export const migrations: Migration[] = [
   m006ExplorerSortIndexes,
   m007BulkFts,
   m008CompactPairRows,
+  m009OverridesUndo,
+  m010ExampleTraces,
 ];
 
 export const latestVersion = migrations.length;

@@ -26,8 +26,8 @@ import { importRepsRun } from './reps';
 /** Bump an importer's version when its output changes, so stored sources are imported again. */
 export const importerVersions: Record<string, string> = {
   mechlens: '2',
-  reps: '2',
-  inspect: '2',
+  reps: '3',
+  inspect: '3',
   'lm-eval': '2',
   promptfoo: '2',
   jsonl: '2',

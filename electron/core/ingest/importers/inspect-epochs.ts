@@ -1,3 +1,4 @@
+import type { Trace } from '../../../../shared/trace';
 import type { ImportedExample, JsonObject, JsonValue } from '../../../../shared/model';
 import { dedupeExamples, scoreFields } from './inspect-common';
 import { DEFAULT_REDUCER, reduceValues, reducerNamed } from './inspect-reducers';
@@ -16,6 +17,8 @@ export interface EpochRecord {
   epoch: number;
   /** The sample's `scores` as written, for reducing. */
   scores: unknown;
+  /** Its messages and events, for the trace view (kept beside the example, not in it). */
+  trace?: Trace | null;
 }
 
 /** The field that keeps every epoch's output and scores. */

@@ -7,6 +7,7 @@ import {
   type MetricDefinition,
   type RunState,
 } from '../../../../shared/model';
+import type { Trace } from '../../../../shared/trace';
 import { epochsOf, mergeEpochs, reducerOf, type EpochRecord } from './inspect-epochs';
 import {
   fieldNamesOf,
@@ -30,6 +31,7 @@ import {
   str,
   utcIso,
 } from './json-values';
+import { inspectSampleTrace } from './trace-steps';
 
 /** Monolith samples pool long strings as `attachment://<hash>` keys of `sample.attachments`. */
 export function attachmentResolver(attachments: unknown): Resolve {
@@ -64,6 +66,7 @@ export function sampleToEpoch(
     },
     epoch: int(sample.epoch) ?? 1,
     scores: sample.scores,
+    trace: inspectSampleTrace(sample, resolve),
   };
 }
 
@@ -205,6 +208,7 @@ export function buildInspectRun(
   warnings: string[],
 ): ImportedRun {
   const examples = mergeEpochs(epochs, log, reductions, warnings);
+  const traces = firstEpochTraces(epochs);
   const spec = isRecord(log.eval) ? log.eval : {};
   const plan = isRecord(log.plan) ? log.plan : {};
   const stats = isRecord(log.stats) ? log.stats : {};
@@ -301,5 +305,18 @@ export function buildInspectRun(
     }),
     warnings,
     examples,
+    ...(traces.size > 0 ? { traces } : {}),
   };
+}
+
+/** One transcript per example: a merged sample shows its first epoch's. */
+function firstEpochTraces(epochs: EpochRecord[]): Map<string, Trace> {
+  const traces = new Map<string, { epoch: number; trace: Trace }>();
+  for (const record of epochs) {
+    if (!record.trace) continue;
+    const seen = traces.get(record.example.id);
+    if (!seen || record.epoch < seen.epoch)
+      traces.set(record.example.id, { epoch: record.epoch, trace: record.trace });
+  }
+  return new Map([...traces].map(([id, t]) => [id, t.trace]));
 }

@@ -1,6 +1,8 @@
 import type { JsonObject, JsonValue } from '../../../../shared/model';
+import type { Trace, TraceStep } from '../../../../shared/trace';
 import { exampleId, firstUserText, noAttachments, outputText } from './inspect-common';
 import { int, isRecord, jsonObject, jsonValue, num, str } from './json-values';
+import { cut, messageSteps, section, TRACE_STEP_LIMIT } from './trace-steps';
 
 export interface InspectSampleRecord {
   id: string;
@@ -14,6 +16,10 @@ interface SampleCalls {
   input: string;
   lastOutput: string;
   outputByAgent: Map<string, string>;
+  /** The calls as a transcript: each call's new input messages, then its answer. */
+  steps: TraceStep[];
+  /** How many input messages each agent's calls have shown, so a growing chat is not repeated. */
+  shownByAgent: Map<string, number>;
 }
 
 /**
@@ -99,6 +105,13 @@ export class RepsStream {
     return { input: calls.input, output: own ?? calls.lastOutput };
   }
 
+  /** The sample's model calls as a readable transcript, or null when none is tagged with it. */
+  traceOf(sample: InspectSampleRecord): Trace | null {
+    const calls = this.calls.get(sample.id);
+    const calling = calls ? section('Model calls', calls.steps) : null;
+    return calling ? [calling] : null;
+  }
+
   warnings(): string[] {
     const warnings: string[] = [];
     if (this.notEnvelopes > 0) {
@@ -162,18 +175,39 @@ export class RepsStream {
     if (typeof sampleId !== 'string' && typeof sampleId !== 'number') return;
     const key = exampleId(sampleId, int(metadata['inspect.epoch']));
     const text = outputText(output, noAttachments);
-    const calls = this.calls.get(key);
     const agent = str(event.agent);
+    let calls = this.calls.get(key);
     if (calls) {
       calls.lastOutput = text;
       if (agent !== null) calls.outputByAgent.set(agent, text);
-      return;
+    } else {
+      calls = {
+        input: firstUserText(event.input, noAttachments),
+        lastOutput: text,
+        outputByAgent: new Map(agent !== null ? [[agent, text]] : []),
+        steps: [],
+        shownByAgent: new Map(),
+      };
+      this.calls.set(key, calls);
     }
-    this.calls.set(key, {
-      input: firstUserText(event.input, noAttachments),
-      lastOutput: text,
-      outputByAgent: new Map(agent !== null ? [[agent, text]] : []),
-    });
+    this.addCallSteps(calls, event, agent ?? served ?? 'model', text);
+  }
+
+  private addCallSteps(
+    calls: SampleCalls,
+    event: Record<string, unknown>,
+    who: string,
+    text: string,
+  ): void {
+    // One step over the limit is enough for the transcript to say that steps were left out.
+    if (calls.steps.length > TRACE_STEP_LIMIT) return;
+    const input = messageSteps(event.input, noAttachments);
+    const shown = calls.shownByAgent.get(who) ?? 0;
+    const fresh = input.length >= shown ? input.slice(shown) : input;
+    calls.shownByAgent.set(who, input.length);
+    for (const step of fresh) calls.steps.push({ label: step.label, text: cut(step.text) });
+    const error = typeof event.error === 'string' ? `error: ${event.error}` : '';
+    calls.steps.push({ label: `${who} · call`, text: cut(text || error) });
   }
 
   private addCustom(kind: string, data: unknown): void {

@@ -25,6 +25,7 @@ import {
   utcIso,
 } from './json-values';
 import { RepsStream } from './reps-stream';
+import type { Trace } from '../../../../shared/trace';
 
 /** The runner rewrites run.json every 10 s (HEARTBEAT_S): three missed beats means no runner. */
 const LIVE_WINDOW_MS = 30_000;
@@ -256,6 +257,12 @@ export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promi
       )
     : [];
 
+  const traces = new Map<string, Trace>();
+  for (const sample of stream?.samples ?? []) {
+    const trace = stream!.traceOf(sample);
+    if (trace) traces.set(sample.id, trace);
+  }
+
   const fieldNames = fieldNamesOf(examples);
   const metricDefinitions = { ...definitions };
   for (const name of Object.keys(stream?.inspectMetrics ?? {})) {
@@ -346,6 +353,7 @@ export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promi
       }),
       warnings,
       examples,
+      ...(traces.size > 0 ? { traces } : {}),
     },
   ];
 }

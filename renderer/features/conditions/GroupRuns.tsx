@@ -1,0 +1,142 @@
+import { useEffect, useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import { request } from '../../api';
+import { Dialog } from '../../components/Dialog';
+import { useApp } from '../../store';
+
+type Plan = RequestOutput<'runs:groupPreview'>;
+type Last = RequestOutput<'runs:lastGrouping'>;
+
+/**
+ * "Group runs by": pick a settings field, see where every run would go, confirm; the last
+ * grouping can be undone (the core keeps what it replaced, so Undo survives a reload).
+ */
+export function GroupRuns({ experimentId, fields }: { experimentId: string; fields: string[] }) {
+  const toast = useApp((s) => s.toast);
+  const [field, setField] = useState('');
+  const [plan, setPlan] = useState<Plan | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const preview = async () => {
+    try {
+      setPlan(await request('runs:groupPreview', { experimentId, field }));
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
+  const apply = async () => {
+    if (!plan) return;
+    setBusy(true);
+    try {
+      const { conditions: n } = await request('runs:groupBy', { experimentId, field: plan.field });
+      toast('info', `Grouped the runs into ${n} conditions by ${plan.field}. You can undo it.`);
+      setPlan(null);
+    } catch (error) {
+      toast('error', (error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <label className="inline">
+        Group runs by
+        <select
+          value={field}
+          onChange={(e) => setField(e.target.value)}
+          aria-label="Settings field"
+        >
+          <option value="">settings field…</option>
+          {fields.map((f) => (
+            <option key={f} value={f}>
+              {f}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button className="secondary" disabled={!field} onClick={() => void preview()}>
+        Group…
+      </button>
+      {plan ? (
+        <Dialog
+          title={`Group runs by ${plan.field}?`}
+          confirm={plan.changes === 0 ? undefined : `Group ${plan.changes} runs`}
+          busy={busy}
+          onConfirm={() => void apply()}
+          onCancel={() => setPlan(null)}
+        >
+          <p>
+            {plan.changes === 0
+              ? 'Every run is already in the condition this field gives: nothing would change.'
+              : `${plan.changes} of ${plan.moves.length} runs move, into ${plan.conditions.length} conditions. Each keeps the role it has now; you can undo this once.`}
+          </p>
+          {plan.notes.map((note) => (
+            <p key={note} className="muted small">
+              {note}
+            </p>
+          ))}
+          <table className="plan-table" aria-label="Where each run goes">
+            <thead>
+              <tr>
+                <th>Run</th>
+                <th>From</th>
+                <th>To</th>
+                <th style={{ width: '7em' }}>Role</th>
+              </tr>
+            </thead>
+            <tbody>
+              {plan.moves.map((m) => (
+                <tr key={m.runId} className={m.from === m.to ? 'dim' : undefined}>
+                  <td className="mono" title={m.runId}>
+                    {m.runId}
+                  </td>
+                  <td title={m.from}>{m.from}</td>
+                  <td title={m.to}>{m.to}</td>
+                  <td>{m.role}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
+
+/** The last grouping of this experiment, with its one level of undo. */
+export function GroupingUndo({ experimentId }: { experimentId: string }) {
+  const toast = useApp((s) => s.toast);
+  const conditions = useApp((s) => s.conditions);
+  const [last, setLast] = useState<{ experimentId: string; value: Last } | null>(null);
+  useEffect(() => {
+    let live = true;
+    void request('runs:lastGrouping', { experimentId }).then((value) => {
+      if (live) setLast({ experimentId, value });
+    });
+    return () => {
+      live = false;
+    };
+  }, [experimentId, conditions]);
+  const undoable = last?.experimentId === experimentId ? last.value : null;
+  if (!undoable) return null;
+  const undo = async () => {
+    try {
+      const { undone } = await request('runs:groupUndo', { experimentId });
+      toast('info', undone ? 'The grouping was undone.' : 'There was nothing to undo.');
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
+  return (
+    <div className="undo-bar" role="status">
+      <span>
+        Runs grouped by <strong className="mono">{undoable.field}</strong> on{' '}
+        {undoable.appliedAt.replace('T', ' ').slice(0, 16)}: roles were kept.
+      </span>
+      <button className="secondary" onClick={() => void undo()}>
+        Undo grouping
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import type { RequestOutput } from '../../../shared/contract';
+import { request } from '../../api';
+import { Dialog } from '../../components/Dialog';
+import { count } from '../../format';
+import { useApp } from '../../store';
+
+type Removal = RequestOutput<'library:folderRemoval'>;
+
+/** "Remove" on a folder: says what would leave the library (and what stays), then asks. */
+export function RemoveFolder({ path }: { path: string }) {
+  const toast = useApp((s) => s.toast);
+  const [plan, setPlan] = useState<Removal | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ask = async () => {
+    try {
+      setPlan(await request('library:folderRemoval', { path }));
+    } catch (error) {
+      toast('error', (error as Error).message);
+    }
+  };
+  const remove = async () => {
+    setBusy(true);
+    try {
+      const { runs, kept } = await request('library:removeFolder', { path });
+      toast(
+        'info',
+        `Removed ${path}: ${count(runs)} runs left the library` +
+          (kept ? `, ${count(kept)} stay (another folder provides them).` : '.'),
+      );
+      setPlan(null);
+    } catch (error) {
+      toast('error', (error as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button className="link" onClick={() => void ask()}>
+        Remove
+      </button>
+      {plan ? (
+        <Dialog
+          title="Remove this folder?"
+          confirm={`Remove folder and ${count(plan.runs)} runs`}
+          danger
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={() => setPlan(null)}
+        >
+          <p className="mono">{plan.path}</p>
+          <p>
+            Pairwise stops watching it, and {count(plan.runs)} runs from {count(plan.sources)} files
+            leave the library. The files on disk are not touched, and findings keep their own
+            snapshots.
+          </p>
+          {plan.kept > 0 ? (
+            <p>
+              {count(plan.kept)} runs stay: {plan.keptBy.join(', ')} also provides their files.
+            </p>
+          ) : null}
+        </Dialog>
+      ) : null}
+    </>
+  );
+}
