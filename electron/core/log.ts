@@ -6,7 +6,7 @@ import { createStream } from 'rotating-file-stream';
 export type { Logger };
 
 export interface LogOptions {
-  /** The data folder: the log lives in `<dataDir>/logs/pairwise.log`. */
+  /** The data folder: the log lives in `<dataDir>/pairwise-logs/pairwise.log` (not `logs/`, which is where Inspect writes its logs). */
   dataDir: string;
   /** Also write every entry, debug included, to stderr (the CLI's --verbose). */
   verbose?: boolean;
@@ -14,7 +14,7 @@ export interface LogOptions {
 
 /** Where a library's log is written, for the README and bug reports. */
 export function logFile(dataDir: string): string {
-  return path.join(dataDir, 'logs', 'pairwise.log');
+  return path.join(dataDir, 'pairwise-logs', 'pairwise.log');
 }
 
 /**

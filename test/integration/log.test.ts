@@ -28,7 +28,7 @@ async function logLines(dir: string, wanted: RegExp): Promise<Record<string, unk
 }
 
 describe('the core log', () => {
-  it('says what failed: each failed source and the index pass, in <data>/logs/pairwise.log', async () => {
+  it('says what failed: each failed source and the index pass, in <data>/pairwise-logs/pairwise.log', async () => {
     harness = makeService();
     const bad = writeFile(harness.dir, 'runs/.mechlens/runs/bad.json', '{"project": "p", "exa');
     await harness.service.index([path.dirname(bad)]);
