@@ -1,5 +1,10 @@
 import { methodsNote } from '../../../shared/compare/methods';
-import type { Comparison, MetricComparison, NoiseFloor } from '../../../shared/compare/types';
+import type { Comparison, NoiseFloor } from '../../../shared/compare/types';
+import {
+  definitionsDiffer,
+  powerSentence,
+  verdictWords,
+} from '../../../shared/compare/verdict-words';
 import { count, fmt, interval, pValue, plain, signed } from '../../format';
 
 const verdictHelp: Record<string, string> = {
@@ -10,36 +15,18 @@ const verdictHelp: Record<string, string> = {
   inconclusive: 'The interval is compatible with both: more data or a larger effect is needed.',
   too_few_examples:
     'Too few paired examples for the interval to keep its 95 % promise: no verdict is given.',
+  not_comparable:
+    'The runs differ in a way that changes this metric by itself (generation settings or the metric’s definition): the difference mixes that change with the intervention, so no verdict is given.',
 };
 
-/** The words shown for a verdict (the JSON keeps its snake_case value). */
-function verdictLabel(verdict: string): string {
-  return verdict === 'too_few_examples' ? 'too few examples' : verdict;
-}
-
 export const SMALL_N_MARK = 'small n — treat as a rough guide';
-
-/** One plain sentence on power, only where the numbers support it. */
-export function powerSentence(m: MetricComparison): string | null {
-  const p = m.paired;
-  if (!p || p.n < 2 || p.mde === null) return null;
-  const parts = [
-    `With n = ${count(p.n)}, differences smaller than about ±${fmt(p.mde)} are hard to detect (80 % power, α = 0.05).`,
-  ];
-  if (p.n_for_observed !== null) {
-    parts.push(
-      `Detecting the observed ${signed(p.difference)} would take about ${count(p.n_for_observed)} paired examples.`,
-    );
-  }
-  return parts.join(' ');
-}
 
 export function metricsMarkdown(comparison: Comparison): string {
   const head = '| metric | reported Δ | paired Δ | 95% CI | n | p | p (Holm) | expect | verdict |';
   const rule = '|---|---:|---:|---|---:|---:|---:|---|---|';
   const rows = comparison.metrics.map(
     (m) =>
-      `| ${m.name} | ${signed(m.reported.difference)} | ${signed(m.paired?.difference)} | ${interval(m.paired?.ci95)}${m.paired?.small_n ? ` (${SMALL_N_MARK})` : ''} | ${m.paired?.n ?? '—'} | ${pValue(m.paired?.p_value)} | ${pValue(m.paired?.p_holm)} | ${m.expect ?? '—'} | ${m.verdict ? verdictLabel(m.verdict) : '—'} |`,
+      `| ${m.name} | ${signed(m.reported.difference)} | ${signed(m.paired?.difference)} | ${interval(m.paired?.ci95)}${m.paired?.small_n ? ` (${SMALL_N_MARK})` : ''} | ${m.paired?.n ?? '—'} | ${pValue(m.paired?.p_value)} | ${pValue(m.paired?.p_holm)} | ${m.expect ?? '—'} | ${verdictWords(m) ?? '—'} |`,
   );
   return [
     `**${comparison.candidate.condition} vs ${comparison.reference.condition}**`,
@@ -103,9 +90,17 @@ export function MetricsTable({
           const survives =
             m.paired?.p_holm !== null && m.paired?.p_holm !== undefined && m.paired.p_holm < 0.05;
           return (
-            <tr key={m.name}>
+            <tr key={m.name} className={m.not_comparable.length > 0 ? 'confounded' : undefined}>
               <td>
                 <div>{m.name}</div>
+                {m.description ? (
+                  <div className="metric-description small">{m.description}</div>
+                ) : null}
+                {definitionsDiffer(m) ? (
+                  <div className="unavailable small" role="note">
+                    Comparison unavailable: the runs define {m.name} differently
+                  </div>
+                ) : null}
                 {m.example_field ? (
                   <div className="muted small">from field {m.example_field}</div>
                 ) : (
@@ -158,9 +153,12 @@ export function MetricsTable({
               ) : null}
               <td>{m.expect ? m.expect.replace('_', ' ') : '—'}</td>
               <td>
-                {m.verdict ? (
-                  <span className={`verdict verdict-${m.verdict}`} title={verdictHelp[m.verdict]}>
-                    {verdictLabel(m.verdict)}
+                {m.verdict || m.not_comparable.length > 0 ? (
+                  <span
+                    className={`verdict verdict-${m.verdict ?? 'not_comparable'}`}
+                    title={verdictHelp[m.verdict ?? 'not_comparable']}
+                  >
+                    {verdictWords(m)}
                   </span>
                 ) : (
                   '—'
