@@ -18,7 +18,8 @@ function short(text: string): string {
 
 /**
  * Difference from the reference against the series level, with the 95 % interval as a band.
- * Levels whose interval excludes 0 are drawn filled; the others hollow. The y axis says what it
+ * Levels whose interval excludes 0 are drawn filled, the others hollow, and a level with no
+ * interval at all (reported values only) small and grey: it must not read as a measured point. The y axis says what it
  * measures, and the reference sits at 0: as a point at its own level when it has one, else as
  * the labelled zero line.
  */
@@ -88,7 +89,9 @@ export function SeriesCurve({
               cx={x(p.level)}
               cy={y(p.difference)}
               r={5}
-              className={excludesZero ? 'point' : 'point hollow'}
+              className={
+                p.ci95 === null ? 'point no-interval' : excludesZero ? 'point' : 'point hollow'
+              }
             >
               <title>{`${p.condition}: ${signed(p.difference)} ${interval(p.ci95)}${p.n !== null ? `, n = ${p.n}` : ''}${excludesZero ? ' — interval excludes 0' : ''}`}</title>
             </circle>

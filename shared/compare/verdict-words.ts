@@ -14,9 +14,14 @@ export function definitionsDiffer(m: Omit<Judged, 'verdict'>): boolean {
   return (m.not_comparable ?? []).includes(`metric_definitions.${m.name}`);
 }
 
-export function notComparableWords(m: Omit<Judged, 'verdict'>): string {
+/** "generation.temperature differs": what confounds the metric. */
+export function confoundWords(m: Omit<Judged, 'verdict'>): string {
   const list = m.not_comparable ?? [];
-  const what = `not comparable: ${list.join(', ')} differ${list.length === 1 ? 's' : ''}`;
+  return `${list.join(', ')} differ${list.length === 1 ? 's' : ''}`;
+}
+
+export function notComparableWords(m: Omit<Judged, 'verdict'>): string {
+  const what = `not comparable: ${confoundWords(m)}`;
   return definitionsDiffer(m) ? `comparison unavailable (${what})` : what;
 }
 

@@ -46,7 +46,8 @@ function Overview({ report, metric }: { report: Report; metric: string }) {
       label: `${c.candidate.condition} vs ${c.reference.condition}`,
       difference: m?.paired?.difference ?? m?.reported.difference ?? null,
       ci95: m?.paired?.ci95 ?? null,
-      verdict: m?.verdict ?? null,
+      // A confounded difference is drawn greyed and dashed, with or without an expectation.
+      verdict: (m?.not_comparable ?? []).length > 0 ? 'not_comparable' : (m?.verdict ?? null),
       why: noIntervalReason(m),
     };
   });
@@ -107,8 +108,8 @@ function Series({ report }: { report: Report }) {
         ))}
       </div>
       <p className="muted small">
-        Filled points: the 95 % interval excludes 0. Band: 95 % paired interval. Levels without an
-        interval are drawn hollow with no band.
+        Filled points: the 95 % interval excludes 0; hollow: it includes 0. Band: 95 % paired
+        interval. Small grey points have no interval (reported values only).
       </p>
     </section>
   );

@@ -19,7 +19,7 @@ export function RunScorecards({ report }: { report: Report }) {
         {runs.map((run) => (
           <article key={run.run_id} className="scorecard" data-testid="scorecard">
             <header>
-              <strong className="ellipsis" title={run.condition}>
+              <strong className="clamp" title={run.condition}>
                 {run.condition}
               </strong>
               <span className="muted small">
