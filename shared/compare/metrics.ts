@@ -154,21 +154,28 @@ export function confoundingChecks(checks: readonly Check[], metric: string): str
     .map((c) => c.path);
 }
 
-function measured(definition: JsonValue): JsonValue {
+function entries(definition: JsonValue): Map<string, JsonValue> {
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) {
-    return definition;
+    return new Map();
   }
-  return Object.fromEntries(Object.entries(definition).filter(([key]) => key !== 'description'));
+  return new Map(Object.entries(definition));
 }
 
 /**
- * A `metric_definitions.<name>` check whose definitions differ in what is measured: a reworded
- * description alone is not another measurement.
+ * A `metric_definitions.<name>` check whose definitions differ in what is measured: a key both
+ * runs record (scorer, example field, direction, judge…) with different values. A reworded
+ * description is not another measurement, and a key one run leaves out is not recorded there
+ * (an older writer, or a run with no scored examples), not a different value.
  */
 export function measuresDiffer(check: Check): boolean {
-  return (
-    check.status === 'differs' && !jsonEqual(measured(check.reference), measured(check.candidate))
-  );
+  if (check.status !== 'differs') return false;
+  const a = entries(check.reference);
+  const b = entries(check.candidate);
+  for (const [key, value] of a) {
+    const other = b.get(key);
+    if (key !== 'description' && other !== undefined && !jsonEqual(value, other)) return true;
+  }
+  return false;
 }
 
 /**

@@ -15,6 +15,7 @@ const DEFINITION = {
   description: 'Share of prompts refused, by substring match.',
   example_field: 'refused',
   direction: 'lower_is_better' as const,
+  judge: 'substring',
 };
 
 function runs(count = 40): { reference: CompareRun; candidate: CompareRun } {
@@ -93,6 +94,15 @@ describe('confounds reach the verdict', () => {
     expect(c.limitations.some((l) => l.startsWith('Comparison unavailable for refusal_rate'))).toBe(
       true,
     );
+  });
+
+  it('a key one run leaves out is not recorded there, not defined differently', () => {
+    const { reference, candidate } = runs();
+    const { judge: _judge, ...unjudged } = DEFINITION;
+    const partial = { ...candidate, metricDefinitions: { refusal_rate: unjudged } };
+    const m = compareRuns(experiment, reference, partial, { resamples: 200 }).metrics[0]!;
+    expect(m.not_comparable).toEqual([]);
+    expect(m.verdict).toBe('consistent');
   });
 
   it('a reworded description alone is not another measurement', () => {
