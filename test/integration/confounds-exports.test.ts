@@ -82,6 +82,11 @@ describe('a confounded pair in every export', () => {
       format: 'markdown',
     });
     expect(markdown.content).toContain('## Checks');
+    // The statistics note reads as a sentence (it once said "intervals are 95% 95 % intervals").
+    expect(markdown.content).toContain(
+      'Differences are candidate − reference over paired examples. 95 % intervals:',
+    );
+    expect(markdown.content).not.toContain('95% 95 %');
     expect(markdown.content).toMatch(
       /Checks: \d+ match, 1 differ, \d+ unknown, \d+ not applicable\./,
     );

@@ -12,6 +12,7 @@ import {
   num,
   observedText,
   signed,
+  statisticsNote,
   type MetricRow,
 } from './view';
 
@@ -173,7 +174,7 @@ export function findingHtml(view: FindingView): string {
 <h2>Claim</h2>${text(body.claim, 'No claim given.')}
 <h2>Protocol</h2>${text(body.protocol, 'No protocol given.')}
 <h2>Results</h2>${metricsTable(rows)}
-<p class="meta">Differences are candidate − reference over paired examples; intervals are 95% ${e(bootstrap.method)} intervals with ${bootstrap.resamples} resamples (seeds in the report). "(reported)": the runs' own values, no interval.</p>
+<p class="meta">${e(statisticsNote(bootstrap))} "(reported)": the runs' own values, no interval.</p>
 ${forestPlots(rows)}
 ${checksSection(checkBlocks(report))}
 ${reproductionTable(view)}

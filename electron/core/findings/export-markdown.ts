@@ -11,6 +11,7 @@ import {
   num,
   observedText,
   signed,
+  statisticsNote,
   type MetricRow,
 } from './view';
 
@@ -108,7 +109,7 @@ export function findingMarkdown(view: FindingView): string {
     section('Question', body.question, 'No question given.'),
     section('Claim', body.claim, 'No claim given.'),
     section('Protocol', body.protocol, 'No protocol given.'),
-    `## Results\n\n${metricsTable(rows)}\n\nDifferences are candidate − reference over paired examples; intervals are 95% ${bootstrap.method} intervals with ${bootstrap.resamples} resamples (seeds in the report). "(reported)": the runs' own values, no interval.`,
+    `## Results\n\n${metricsTable(rows)}\n\n${statisticsNote(bootstrap)} "(reported)": the runs' own values, no interval.`,
   ];
   parts.push(checksSection(checkBlocks(report)));
   const reproduction = report.reproduction;

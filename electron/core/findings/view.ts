@@ -133,3 +133,12 @@ export const METRIC_COLUMNS = [
   'Expected',
   'Verdict',
 ];
+
+/** How the numbers were computed, as one sentence under the results table of both exports. */
+export function statisticsNote(bootstrap: { method: string; resamples: number }): string {
+  const method = bootstrap.method.trim().replace(/([^.])$/, '$1.');
+  return (
+    `Differences are candidate − reference over paired examples. ${method} Random sign ` +
+    `patterns, where an exact p-value is out of reach: ${bootstrap.resamples} (seeds in the report).`
+  );
+}
