@@ -12,6 +12,12 @@ type Plotted = SeriesPoint & { level: number; difference: number };
 
 const LABEL_CHARS = 28;
 
+/** The y axis title: it must fit the plot's height, and the caption above names the metric. */
+function axisTitle(metric: string): string {
+  const full = `Δ ${metric} vs reference`;
+  return full.length <= LABEL_CHARS ? full : 'Δ vs reference';
+}
+
 function short(text: string): string {
   return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
 }
@@ -117,7 +123,7 @@ export function SeriesCurve({
           textAnchor="middle"
           className="axis-title"
         >
-          {`Δ ${short(metric)} vs reference`}
+          {axisTitle(metric)}
         </text>
         <AxisBottom
           top={innerH}
