@@ -349,7 +349,13 @@ export const requests = {
         filter: examplesFilterSchema.optional(),
       })
       .strict(),
-    output: z.object({ filename: z.string(), content: z.string(), rows: z.number() }),
+    /** One row per paired example: `rows` and `examples` are the same number. */
+    output: z.object({
+      filename: z.string(),
+      content: z.string(),
+      rows: z.number(),
+      examples: z.number(),
+    }),
   },
   'export:summaryCsv': {
     input: z.object({ reportKey: id }).strict(),

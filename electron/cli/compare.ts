@@ -62,7 +62,7 @@ function validate(paths: string[], flags: CompareFlags): void {
 function render(format: Format, service: PairwiseService, key: string, report: Report): string {
   if (format === 'json') return JSON.stringify(report, null, 2);
   if (format === 'table') return reportTable(report);
-  return format === 'csv' ? examplesCsv(service.db, key, report) : summaryCsv(report);
+  return format === 'csv' ? examplesCsv(service.db, key, report).content : summaryCsv(report);
 }
 
 function plan(

@@ -1,11 +1,7 @@
 import { methodsNote } from '../../shared/compare/methods';
 import type { Report } from '../../shared/compare/types';
-
-function num(value: number | null | undefined, digits = 3): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  const fixed = value.toFixed(digits);
-  return value > 0 ? `+${fixed}` : fixed;
-}
+import { verdictWords } from '../../shared/compare/verdict-words';
+import { formatInterval, formatSigned as num } from '../../shared/format';
 
 function plain(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -83,12 +79,11 @@ export function reportTable(report: Report): string {
             `  ${m.name}`,
             num(m.reported.difference),
             num(m.paired?.difference),
-            (m.paired?.ci95
-              ? `[${num(m.paired.ci95[0])}, ${num(m.paired.ci95[1])}]`
-              : 'no interval') + (m.paired?.small_n ? ' (small n — treat as a rough guide)' : ''),
+            formatInterval(m.paired?.ci95) +
+              (m.paired?.small_n ? ' (small n — treat as a rough guide)' : ''),
             m.paired ? String(m.paired.n) : '—',
             m.expect ?? '—',
-            m.verdict === 'too_few_examples' ? 'too few examples' : (m.verdict ?? '—'),
+            verdictWords(m) ?? '—',
           ]),
         ]),
       );

@@ -229,7 +229,7 @@ export class PairwiseService {
     },
     'export:examplesCsv': ({ reportKey, pair, filter }) => {
       const { report } = this.report(reportKey);
-      const content = examplesCsv(this.db, reportKey, report, { pair, filter });
+      const { content, examples } = examplesCsv(this.db, reportKey, report, { pair, filter });
       const which =
         pair === undefined
           ? 'all'
@@ -237,7 +237,8 @@ export class PairwiseService {
       return {
         filename: safeFilename(`${report.experiment.id}-${which}-examples.csv`),
         content,
-        rows: countRows(content),
+        rows: examples,
+        examples,
       };
     },
     'export:summaryCsv': ({ reportKey }) => {

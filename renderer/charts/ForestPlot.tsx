@@ -2,7 +2,8 @@ import { AxisBottom } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleBand, scaleLinear } from '@visx/scale';
 import { Line } from '@visx/shape';
-import { signed } from '../format';
+import type { Verdict } from '../../shared/compare/types';
+import { interval, signed } from '../format';
 import { TickLabel } from './TickLabel';
 
 export interface ForestRow {
@@ -10,8 +11,12 @@ export interface ForestRow {
   difference: number | null;
   ci95: [number, number] | null;
   /** Whole interval on the expected side (consistent) etc., for colour. */
-  verdict: 'consistent' | 'inconsistent' | 'inconclusive' | 'too_few_examples' | null;
+  verdict: Verdict | null;
+  /** Why there is no interval, when there is none ("no example field", "0 pairs"). */
+  why?: string;
 }
+
+type Drawn = ForestRow & { ci95: [number, number] };
 
 const base = { top: 8, right: 96, bottom: 30 };
 const rowHeight = 28;
@@ -22,17 +27,50 @@ export function forestPlotHeight(rows: number): number {
 }
 
 /**
- * Paired differences with their 95 % intervals, one row per comparison; the zero line and, when
- * the experiment has replicate reference runs, the run-to-run noise band behind them.
+ * Paired differences with their 95 % intervals, one row per comparison that has one; the zero
+ * line and, when the experiment has replicate reference runs, the run-to-run noise band behind
+ * them. A value without an interval is never drawn as a dot (it would look precise under a
+ * caption promising intervals): it is listed under the plot as text.
  */
 export function ForestPlot({
-  rows,
+  rows: all,
   width,
   noise,
 }: {
   rows: ForestRow[];
   width: number;
   noise?: [number, number] | null;
+}) {
+  const rows = all.filter((r): r is Drawn => r.ci95 !== null);
+  const unplotted = all.filter((r) => r.ci95 === null);
+  return (
+    <div className="forest">
+      {rows.length > 0 ? <Plot rows={rows} width={width} noise={noise ?? null} /> : null}
+      {unplotted.length > 0 ? (
+        <ul className="no-interval muted small" aria-label="Comparisons without an interval">
+          {unplotted.map((r) => (
+            <li key={r.label}>
+              <span className="ellipsis" title={r.label}>
+                {r.label}
+              </span>
+              : {r.difference === null ? 'no difference' : signed(r.difference)} — no interval
+              {r.why ? ` (${r.why})` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+function Plot({
+  rows,
+  width,
+  noise,
+}: {
+  rows: Drawn[];
+  width: number;
+  noise: [number, number] | null;
 }) {
   // Room for the longest label, within reason: long condition names are not cut off.
   const longest = Math.max(0, ...rows.map((r) => r.label.length));
@@ -41,8 +79,11 @@ export function ForestPlot({
     left: Math.min(Math.max(140, longest * 7 + 16), Math.floor(width * 0.45)),
   };
   const height = forestPlotHeight(rows.length);
+  // About 7 px a character at this size: a longer label is cut, its full text on hover.
+  const fits = Math.max(8, Math.floor((margin.left - 16) / 7));
+  const shown = (label: string) => (label.length > fits ? `${label.slice(0, fits - 1)}…` : label);
   const values = rows
-    .flatMap((r) => [r.difference, ...(r.ci95 ?? [])])
+    .flatMap((r) => [r.difference, ...r.ci95])
     .filter((v): v is number => v !== null);
   if (noise) values.push(...noise);
   const extent = Math.max(0.05, ...values.map(Math.abs)) * 1.1;
@@ -86,6 +127,7 @@ export function ForestPlot({
           const cy = (y(row.label) ?? 0) + y.bandwidth() / 2;
           return (
             <g key={row.label} className={`forest-row verdict-${row.verdict ?? 'none'}`}>
+              <title>{`${row.label}: ${signed(row.difference)} ${interval(row.ci95)}`}</title>
               <text
                 x={-10}
                 y={cy}
@@ -93,16 +135,14 @@ export function ForestPlot({
                 dominantBaseline="middle"
                 className="axis-label"
               >
-                {row.label}
+                {shown(row.label)}
               </text>
-              {row.ci95 ? (
-                <Line
-                  from={{ x: x(row.ci95[0]), y: cy }}
-                  to={{ x: x(row.ci95[1]), y: cy }}
-                  className="ci-line"
-                  strokeWidth={2}
-                />
-              ) : null}
+              <Line
+                from={{ x: x(row.ci95[0]), y: cy }}
+                to={{ x: x(row.ci95[1]), y: cy }}
+                className="ci-line"
+                strokeWidth={2}
+              />
               {row.difference !== null ? (
                 <circle cx={x(row.difference)} cy={cy} r={4.5} className="point" />
               ) : null}

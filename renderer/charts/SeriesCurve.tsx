@@ -2,28 +2,47 @@ import { AxisBottom, AxisLeft } from '@visx/axis';
 import { Group } from '@visx/group';
 import { scaleLinear } from '@visx/scale';
 import { Area, Line, LinePath } from '@visx/shape';
-import type { SeriesPoint } from '../../shared/compare/types';
+import type { SeriesCurve as SeriesCurveData, SeriesPoint } from '../../shared/compare/types';
 import { interval, signed } from '../format';
 import { TickLabel } from './TickLabel';
 
-const margin = { top: 12, right: 24, bottom: 36, left: 56 };
+const margin = { top: 12, right: 24, bottom: 36, left: 72 };
 
 type Plotted = SeriesPoint & { level: number; difference: number };
 
+const LABEL_CHARS = 28;
+
+/** The y axis title: it must fit the plot's height, and the caption above names the metric. */
+function axisTitle(metric: string): string {
+  const full = `Δ ${metric} vs reference`;
+  return full.length <= LABEL_CHARS ? full : 'Δ vs reference';
+}
+
+function short(text: string): string {
+  return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
+}
+
 /**
  * Difference from the reference against the series level, with the 95 % interval as a band.
- * Levels whose interval excludes 0 are drawn filled; the others hollow.
+ * Levels whose interval excludes 0 are drawn filled, the others hollow, and a level with no
+ * interval at all (reported values only) small and grey: it must not read as a measured point. The y axis says what it
+ * measures, and the reference sits at 0: as a point at its own level when it has one, else as
+ * the labelled zero line.
  */
 export function SeriesCurve({
   points,
   width,
   height = 220,
   label,
+  metric,
+  reference,
 }: {
   points: SeriesPoint[];
   width: number;
   height?: number;
   label: string;
+  metric: string;
+  reference?: SeriesCurveData['reference'];
 }) {
   const plotted = points
     .filter((p): p is Plotted => p.level !== null && p.difference !== null)
@@ -31,7 +50,11 @@ export function SeriesCurve({
   if (plotted.length === 0) return <p className="muted">No levels with a difference to plot.</p>;
   const innerW = width - margin.left - margin.right;
   const innerH = height - margin.top - margin.bottom;
-  const levels = plotted.map((p) => p.level);
+  const referenceLevel = reference?.level ?? null;
+  const levels = [
+    ...plotted.map((p) => p.level),
+    ...(referenceLevel === null ? [] : [referenceLevel]),
+  ];
   const ys = plotted.flatMap((p) => [p.difference, ...(p.ci95 ?? [])]);
   const span = Math.max(...ys.map(Math.abs), 0.05) * 1.15;
   const x = scaleLinear({
@@ -45,6 +68,11 @@ export function SeriesCurve({
     <svg width={width} height={height} role="img" aria-label={label}>
       <Group left={margin.left} top={margin.top}>
         <Line from={{ x: 0, y: y(0) }} to={{ x: innerW, y: y(0) }} className="zero-line" />
+        {reference && referenceLevel === null ? (
+          <text x={innerW} y={y(0) - 4} textAnchor="end" className="reference-label">
+            {`0 = reference (${short(reference.condition)})`}
+          </text>
+        ) : null}
         <Area
           data={banded}
           x={(p) => x(p.level)}
@@ -67,12 +95,36 @@ export function SeriesCurve({
               cx={x(p.level)}
               cy={y(p.difference)}
               r={5}
-              className={excludesZero ? 'point' : 'point hollow'}
+              className={
+                p.ci95 === null ? 'point no-interval' : excludesZero ? 'point' : 'point hollow'
+              }
             >
               <title>{`${p.condition}: ${signed(p.difference)} ${interval(p.ci95)}${p.n !== null ? `, n = ${p.n}` : ''}${excludesZero ? ' — interval excludes 0' : ''}`}</title>
             </circle>
           );
         })}
+        {reference && referenceLevel !== null ? (
+          <g className="reference-point">
+            <rect
+              x={x(referenceLevel) - 5}
+              y={y(0) - 5}
+              width={10}
+              height={10}
+              transform={`rotate(45 ${x(referenceLevel)} ${y(0)})`}
+            />
+            <text x={x(referenceLevel) + 9} y={y(0) - 8} className="reference-label">
+              reference
+            </text>
+            <title>{`${reference.condition}: the reference, 0 by definition`}</title>
+          </g>
+        ) : null}
+        <text
+          transform={`translate(${-margin.left + 14}, ${innerH / 2}) rotate(-90)`}
+          textAnchor="middle"
+          className="axis-title"
+        >
+          {axisTitle(metric)}
+        </text>
         <AxisBottom
           top={innerH}
           scale={x}

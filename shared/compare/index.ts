@@ -24,7 +24,13 @@ export {
   pairExamples,
 } from './pairing';
 export type { Pairing, RunIndex } from './pairing';
-export { metricComparisons, reportedDifference, sharedExampleField, verdictFor } from './metrics';
+export {
+  confoundingChecks,
+  metricComparisons,
+  reportedDifference,
+  sharedExampleField,
+  verdictFor,
+} from './metrics';
 export { MIN_PAIRED_N, pairedDifference, stableMean } from './paired';
 export {
   BOOTSTRAP_METHOD,
@@ -39,14 +45,20 @@ export { sha256Hex } from './sha256';
 export { comparisonLimitations } from './limitations';
 export { noiseFloor, reproductionTable, seriesCurves } from './series';
 export {
-  EXAMPLE_CSV_HEADER,
+  EXAMPLE_CSV_BASE_HEADER,
+  exampleCsvHeader,
   exampleCsvRows,
+  fitCell,
+  MAX_CELL_CHARS,
   SUMMARY_CSV_HEADER,
   summaryCsvRows,
   textCell,
   valueCell,
 } from './csv';
 export type { CsvCell, ExampleCsvRecord } from './csv';
+export { runScorecards } from './scorecards';
+export { meanInterval } from './stats/mean-interval';
+export { notComparableWords, verdictWords } from './verdict-words';
 export { candidateLimitations, protocolSummary } from './finding';
 export type { ProtocolCondition, ProtocolSummary } from './finding';
 export { holmAdjust } from './stats/holm';

@@ -4,7 +4,9 @@
  * in what was evaluated, and partial coverage. Pairwise lists them; it never concludes.
  */
 
+import { formatSigned } from '../format';
 import { canonicalJson } from './canonical';
+import { measuresDiffer } from './metrics';
 import { MIN_PAIRED_N, NOT_COMPUTABLE_METHOD } from './paired';
 import type { Check, CompareExperiment, Comparison } from './types';
 
@@ -118,7 +120,7 @@ function missingInterval(c: Comparison): string[] {
       const shown =
         m.reported.difference === null
           ? 'no difference can be shown either'
-          : `only the difference of the reported values (${m.reported.difference}) is shown`;
+          : `only the difference of the reported values (${formatSigned(m.reported.difference)}) is shown`;
       out.push(
         `${m.name} has no confidence interval: the two runs do not name the same example field ` +
           `for it, so ${shown}.`,
@@ -129,6 +131,38 @@ function missingInterval(c: Comparison): string[] {
           `${m.example_field} on both sides.`,
       );
     }
+  }
+  return out;
+}
+
+function sides(check: Check): string {
+  const a = check.reference === null ? 'not recorded' : show(check.reference);
+  const b = check.candidate === null ? 'not recorded' : show(check.candidate);
+  return `reference: ${a}, candidate: ${b}`;
+}
+
+/**
+ * Differences that confound a metric make it not comparable (metrics.ts): a differing generation
+ * setting touches every metric of the pair, a differing definition only its own metric.
+ */
+function confounds(c: Comparison): string[] {
+  const out: string[] = [];
+  const generation = c.checks.filter((k) => k.category === 'generation' && k.status === 'differs');
+  if (generation.length > 0) {
+    const what = generation.map((k) => `${k.path} (${sides(k)})`).join('; ');
+    out.push(
+      `Not comparable: the runs were generated with different settings — ${what}. Every ` +
+        'difference of this pair mixes the intervention with that change, so no metric gets a verdict.',
+    );
+  }
+  for (const m of c.metrics) {
+    const path = `metric_definitions.${m.name}`;
+    const check = c.checks.find((k) => k.path === path && measuresDiffer(k));
+    if (!check) continue;
+    out.push(
+      `Comparison unavailable for ${m.name}: the two runs define it differently (${sides(check)}), ` +
+        'so its values are not the same measurement and it gets no verdict.',
+    );
   }
   return out;
 }
@@ -163,6 +197,7 @@ export function deviationSentences(experiment: CompareExperiment): string[] {
 
 export function comparisonLimitations(experiment: CompareExperiment, c: Comparison): string[] {
   const out = deviationSentences(experiment);
+  out.push(...confounds(c));
   for (const check of c.checks) if (check.status === 'unknown') out.push(unknownCheck(check, c));
   out.push(...missingInterval(c));
   out.push(...weakIntervals(c));

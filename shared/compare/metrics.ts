@@ -9,15 +9,16 @@
  * difference and mirror every interval exactly, bit for bit.
  */
 
-import type { Direction, Expectation } from '../model';
+import type { Direction, Expectation, JsonValue } from '../model';
 import { DEFAULT_RESAMPLES } from './bootstrap';
-import { compareStrings } from './canonical';
+import { compareStrings, jsonEqual } from './canonical';
 import { loggedMetrics } from './checks';
 import { numericValue, passValue } from './criteria';
 import { pairedDifference, type PairedSample } from './paired';
 import { isErrored, type Pairing } from './pairing';
 import { bootstrapSeed } from './rng';
 import type {
+  Check,
   CompareRun,
   MetricComparison,
   PairedDifference,
@@ -60,8 +61,21 @@ function sharedDirection(
   return a === b ? a : null;
 }
 
+/** The reference run's description of the metric, else the candidate's. */
+export function metricDescription(
+  reference: CompareRun,
+  candidate: CompareRun,
+  metric: string,
+): string | null {
+  const text = (run: CompareRun) => {
+    const value = run.metricDefinitions[metric]?.description;
+    return typeof value === 'string' && value.trim() !== '' ? value : null;
+  };
+  return text(reference) ?? text(candidate);
+}
+
 /** Numbers, booleans as 0/1 and pass/fail grades as 1/0; other values are left out. */
-function pairedValue(value: Parameters<typeof numericValue>[0]): number | null {
+export function exampleValue(value: Parameters<typeof numericValue>[0]): number | null {
   return numericValue(value) ?? passValue(value);
 }
 
@@ -94,8 +108,8 @@ export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): Pai
     const reference = pairing.matchedReference[k]!;
     const candidate = pairing.matchedCandidate[k]!;
     if (isErrored(reference) || isErrored(candidate)) return;
-    const a = pairedValue(reference.fields[field]);
-    const b = pairedValue(candidate.fields[field]);
+    const a = exampleValue(reference.fields[field]);
+    const b = exampleValue(candidate.fields[field]);
     if (a === null || b === null) return;
     references.push(a);
     candidates.push(b);
@@ -124,15 +138,58 @@ export function canonicalSign(reference: CompareRun, candidate: CompareRun): 1 |
 }
 
 /**
+ * The checks that confound one metric: a generation setting that differs changes every output,
+ * so any difference mixes the intervention with it; a metric defined differently on the two
+ * sides (another scorer, field or direction) is not the same measurement. The seed is its own
+ * check and is not a confound: replicates differ in it by design.
+ */
+export function confoundingChecks(checks: readonly Check[], metric: string): string[] {
+  return checks
+    .filter(
+      (c) =>
+        c.status === 'differs' &&
+        (c.category === 'generation' ||
+          (c.path === `metric_definitions.${metric}` && measuresDiffer(c))),
+    )
+    .map((c) => c.path);
+}
+
+function entries(definition: JsonValue): Map<string, JsonValue> {
+  if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) {
+    return new Map();
+  }
+  return new Map(Object.entries(definition));
+}
+
+/**
+ * A `metric_definitions.<name>` check whose definitions differ in what is measured: a key both
+ * runs record (scorer, example field, direction, judge…) with different values. A reworded
+ * description is not another measurement, and a key one run leaves out is not recorded there
+ * (an older writer, or a run with no scored examples), not a different value.
+ */
+export function measuresDiffer(check: Check): boolean {
+  if (check.status !== 'differs') return false;
+  const a = entries(check.reference);
+  const b = entries(check.candidate);
+  for (const [key, value] of a) {
+    const other = b.get(key);
+    if (key !== 'description' && other !== undefined && !jsonEqual(value, other)) return true;
+  }
+  return false;
+}
+
+/**
  * Judged by where the whole interval lies relative to 0, and only with enough pairs: below
  * MIN_PAIRED_N the interval is a rough guide and carries no verdict; a missing or non-finite
- * interval is inconclusive.
+ * interval is inconclusive. A confounded metric (`confounds` not empty) is never judged.
  */
 export function verdictFor(
   expect: Expectation | null,
   paired: Pick<PairedDifference, 'ci95' | 'small_n'> | null,
+  confounds: readonly string[] = [],
 ): Verdict | null {
   if (expect === null) return null;
+  if (confounds.length > 0) return 'not_comparable';
   if (paired !== null && paired.small_n) return 'too_few_examples';
   const ci95 = paired?.ci95 ?? null;
   if (ci95 === null || !ci95.every(Number.isFinite)) return 'inconclusive';
@@ -161,6 +218,7 @@ export function metricComparisons(
   candidate: CompareRun,
   pairing: Pairing,
   resamples: number = DEFAULT_RESAMPLES,
+  checks: readonly Check[] = [],
 ): MetricComparison[] {
   const sign = canonicalSign(reference, candidate);
   return comparedMetrics(reference, candidate).map((name) => {
@@ -174,14 +232,17 @@ export function metricComparisons(
             resamples,
           );
     const expect = candidate.expect[name] ?? null;
+    const confounds = confoundingChecks(checks, name);
     return {
       name,
+      description: metricDescription(reference, candidate, name),
       example_field: field,
       direction: sharedDirection(reference, candidate, name),
       reported: reportedDifference(reference, candidate, name),
       paired,
       expect,
-      verdict: verdictFor(expect, paired),
+      verdict: verdictFor(expect, paired, confounds),
+      not_comparable: confounds,
     };
   });
 }

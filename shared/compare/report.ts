@@ -12,6 +12,7 @@ import { criterionRules, summarizeCriteria } from './criteria';
 import { comparisonLimitations } from './limitations';
 import { metricComparisons } from './metrics';
 import { coverageOf, exampleChanges, pairExamples } from './pairing';
+import { runScorecards } from './scorecards';
 import { noiseFloor, reproductionTable, seriesCurves } from './series';
 import { holmAdjust } from './stats/holm';
 import type {
@@ -59,7 +60,7 @@ export function compareRuns(
     coverage: coverageOf(pairing),
     examples: exampleChanges(pairing),
     criteria: summarizeCriteria(criterionRules(reference, candidate), pairing),
-    metrics: metricComparisons(experiment.id, reference, candidate, pairing, resamples),
+    metrics: metricComparisons(experiment.id, reference, candidate, pairing, resamples, checks),
     limitations: [],
   };
   applyHolm([comparison]);
@@ -162,6 +163,7 @@ export function buildExperimentReport(
       question: experiment.question,
       claim: experiment.claim,
     },
+    runs: runScorecards(runs),
     comparisons,
     series: seriesCurves(runs, reference, comparisons),
     reproduction: reproductionTable(experiment, runs),

@@ -5,8 +5,9 @@
  */
 
 import { compareStrings } from './canonical';
-import { metricComparisons } from './metrics';
-import { pairExamples } from './pairing';
+import { exampleValue, metricComparisons } from './metrics';
+import { indexRun, isErrored, pairExamples } from './pairing';
+import { meanInterval, type MeanInterval } from './stats/mean-interval';
 import { spearman } from './stats/spearman';
 import type {
   CompareExperiment,
@@ -77,12 +78,29 @@ export function seriesCurves(
       curves.push({
         name,
         metric,
+        reference: { condition: reference.conditionName, level: reference.level },
         points,
         trend: { spearman_rho: trend.rho, p_value: trend.p_value, method: trend.method },
       });
     }
   }
   return curves;
+}
+
+/**
+ * How far a run's own value could move by chance: the interval of the mean of the metric's
+ * example field over the run's examples that did not error.
+ */
+function observedInterval(run: CompareRun, metric: string): MeanInterval | null {
+  const field = run.metricDefinitions[metric]?.example_field;
+  if (!field) return null;
+  const values: number[] = [];
+  for (const example of indexRun(run).examples) {
+    if (isErrored(example)) continue;
+    const value = exampleValue(example.fields[field]);
+    if (value !== null) values.push(value);
+  }
+  return meanInterval(values);
 }
 
 /** Paper-vs-observed rows keyed by metric and condition name; null without reported values. */
@@ -101,16 +119,17 @@ export function reproductionTable(
         .sort(compareStrings)
         .map((condition) => {
           const paper = byCondition[condition]!;
-          const observed = numericMetric(
-            runs.find((r) => r.conditionName === condition),
-            metric,
-          );
+          const run = runs.find((r) => r.conditionName === condition);
+          const observed = numericMetric(run, metric);
+          const spread = run ? observedInterval(run, metric) : null;
           return {
             metric,
             condition,
             paper,
             observed,
             difference: observed === null ? null : observed - paper,
+            observed_ci95: spread?.ci95 ?? null,
+            observed_n: spread?.n ?? null,
           };
         });
     });

@@ -202,17 +202,28 @@ export interface ReportedDifference {
 /**
  * `too_few_examples`: fewer than MIN_PAIRED_N pairs, so the interval cannot carry a verdict.
  * `inconclusive` also stands for an interval that is missing or not computable.
+ * `not_comparable`: the runs differ in a way that confounds the metric (generation settings, or
+ * the metric's own definition); `MetricComparison.not_comparable` lists the checks.
  */
-export type Verdict = 'consistent' | 'inconsistent' | 'inconclusive' | 'too_few_examples';
+export type Verdict =
+  'consistent' | 'inconsistent' | 'inconclusive' | 'too_few_examples' | 'not_comparable';
 
 export interface MetricComparison {
   name: string;
+  /** What the metric measures, as the reference run's definition (else the candidate's) says. */
+  description: string | null;
   example_field: string | null;
   direction: Direction | null;
   reported: ReportedDifference;
   paired: PairedDifference | null;
   expect: Expectation | null;
   verdict: Verdict | null;
+  /**
+   * Paths of the `differs` checks that confound this metric: every differing generation setting,
+   * and `metric_definitions.<name>` when the two runs define the metric differently (then the
+   * comparison of the metric is unavailable). Empty when nothing confounds it.
+   */
+  not_comparable: string[];
 }
 
 export interface RunRef {
@@ -257,6 +268,8 @@ export interface SeriesTrend {
 export interface SeriesCurve {
   name: string;
   metric: string;
+  /** Every difference is measured from this condition: 0 on the curve's axis. */
+  reference: { condition: string; level: number | null };
   points: SeriesPoint[];
   /** Spearman's rank correlation of value with level. */
   trend: SeriesTrend;
@@ -268,6 +281,14 @@ export interface ReproductionRow {
   paper: number;
   observed: number | null;
   difference: number | null;
+  /**
+   * 95 % interval of the per-example mean of the metric's example field in the observed run
+   * (Wilson for two-valued outcomes, Student t otherwise); null without an example field or
+   * with fewer than two values.
+   */
+  observed_ci95: [number, number] | null;
+  /** Examples behind `observed_ci95`. */
+  observed_n: number | null;
 }
 
 export interface Reproduction {
@@ -305,9 +326,27 @@ export interface ReportExperiment {
   claim: string | null;
 }
 
+/** One run on its own: what it reports and how many examples it logged. */
+export interface RunScorecard {
+  condition: string;
+  run_id: string;
+  role: Role | null;
+  /** Distinct example ids the run logged. */
+  examples: number;
+  /**
+   * Of those, examples whose producer recorded an error; present only when there are some, so a
+   * report of runs without errors never mentions them.
+   */
+  errored?: number;
+  /** Each metric the run logs, with its own value. */
+  metrics: { name: string; value: JsonValue; description: string | null }[];
+}
+
 export interface Report {
   checker_version: '1';
   experiment: ReportExperiment;
+  /** Every compared run on its own, by condition name. */
+  runs: RunScorecard[];
   comparisons: Comparison[];
   series: SeriesCurve[];
   reproduction: Reproduction | null;

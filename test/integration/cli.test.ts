@@ -151,11 +151,13 @@ describe('pairwise CLI', () => {
     runCli(['index', root, '--db', db]);
     const csv = runCli(['compare', '--db', db, '--format', 'csv', '--resamples', '500']);
     expect(csv.status).toBe(0);
+    // A byte order mark for Excel, then one row per paired example with the criteria as columns.
+    expect(csv.stdout.startsWith('\uFEFFexperiment_id,')).toBe(true);
     const lines = csv.stdout.trim().split(/\r?\n/);
     expect(lines[0]).toBe(
-      'experiment_id,reference_condition,reference_run_id,candidate_condition,candidate_run_id,example_id,input,reference_output,candidate_output,criterion,reference_value,candidate_value,change,output_changed,behavior_changed',
+      'experiment_id,reference_condition,reference_run_id,candidate_condition,candidate_run_id,example_id,input,reference_output,candidate_output,output_changed,behavior_changed,refused.reference,refused.candidate,refused.change,score.reference,score.candidate,score.change',
     );
-    expect(lines).toHaveLength(1 + 12 * 2);
+    expect(lines).toHaveLength(1 + 12);
     const summary = runCli([
       'compare',
       '--db',

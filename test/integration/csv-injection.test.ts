@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
 import { csvValue } from '../../electron/core/ingest/importers/generic';
-import { EXAMPLE_CSV_HEADER, SUMMARY_CSV_HEADER } from '../../shared/compare/csv';
+import { exampleCsvHeader, SUMMARY_CSV_HEADER } from '../../shared/compare/csv';
 import { runCli } from '../fixtures/cli';
 import { writeMechlensRun } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
@@ -69,7 +69,9 @@ function library(dir: string): string {
 
 /** Parses an export and checks every cell; returns the rows as header → cell records. */
 function checkCsv(content: string, header: string[], valueColumns: string[]) {
-  const rows = parseCsv(content).map((r) => r.cells);
+  // Excel needs the byte order mark to read UTF-8; it is not part of the first cell.
+  expect(content.startsWith('\uFEFF')).toBe(true);
+  const rows = parseCsv(content.slice(1)).map((r) => r.cells);
   expect(rows[0]).toEqual(header);
   const records = rows.slice(1).map((cells) => {
     // A split row would come back short or long.
@@ -88,9 +90,13 @@ function checkCsv(content: string, header: string[], valueColumns: string[]) {
 /** What a cell must hold for a text value: the text, after a quote if it could be a formula. */
 const escaped = (text: string) => (FORMULA.test(text) ? `'${text}` : text);
 
+const EXAMPLE_HEADER = exampleCsvHeader(['@label', 'score']);
+const SCORES = ['score.reference', 'score.candidate'];
+
 function checkExamples(content: string): void {
-  const records = checkCsv(content, EXAMPLE_CSV_HEADER, ['reference_value', 'candidate_value']);
-  expect(records.length).toBeGreaterThanOrEqual(IDS.length * 2);
+  const records = checkCsv(content, EXAMPLE_HEADER, SCORES);
+  // One row per paired example, every criterion in its own columns.
+  expect(records).toHaveLength(IDS.length);
   expect(new Set(records.map((r) => r.example_id))).toEqual(new Set(IDS.map(escaped)));
   for (const r of records) {
     expect(r.experiment_id).toBe("'@exp");
@@ -103,14 +109,10 @@ function checkExamples(content: string): void {
     expect(k, id).toBeGreaterThanOrEqual(0);
     expect(r.input).toBe(`'=cmd|' /C calc'!A${k}\n@SUM(1)`);
     expect(r.candidate_output).toBe(`'+${k} changed\r\n-next line`);
-    if (r.criterion === 'score') {
-      // Numbers stay numbers, negative ones included.
-      expect(csvValue(r.reference_value!)).toBe(k - 1.5);
-      expect(csvValue(r.candidate_value!)).toBe(-k || 0);
-    }
-    if (r.criterion === "'@label") {
-      expect([r.reference_value, r.candidate_value]).toEqual(["'-ok", "'=evil"]);
-    }
+    // Numbers stay numbers, negative ones included.
+    expect(csvValue(r['score.reference']!)).toBe(k - 1.5);
+    expect(csvValue(r['score.candidate']!)).toBe(-k || 0);
+    expect([r["'@label.reference"], r["'@label.candidate"]]).toEqual(["'-ok", "'=evil"]);
   }
 }
 
@@ -165,9 +167,15 @@ describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
     const { key } = await harness.service.compare.run({ experimentId: '@exp', resamples: 200 });
     const all = await dispatch(harness.service, 'export:examplesCsv', { reportKey: key });
     if (!all.ok) throw new Error(all.error.message);
-    const value = all.value as { content: string; rows: number; filename: string };
+    const value = all.value as {
+      content: string;
+      rows: number;
+      examples: number;
+      filename: string;
+    };
     checkExamples(value.content);
     expect(value.rows).toBe(parseCsv(value.content).length - 1);
+    expect(value.examples).toBe(IDS.length);
     expect(value.filename).not.toMatch(/[/\\]|^[-.]/);
     const filtered = await dispatch(harness.service, 'export:examplesCsv', {
       reportKey: key,
@@ -175,10 +183,7 @@ describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
       filter: { search: 'calc' },
     });
     if (!filtered.ok) throw new Error(filtered.error.message);
-    checkCsv((filtered.value as { content: string }).content, EXAMPLE_CSV_HEADER, [
-      'reference_value',
-      'candidate_value',
-    ]);
+    checkCsv((filtered.value as { content: string }).content, EXAMPLE_HEADER, SCORES);
     const summary = await dispatch(harness.service, 'export:summaryCsv', { reportKey: key });
     if (!summary.ok) throw new Error(summary.error.message);
     expect((summary.value as { content: string }).content).toContain("'=m");
@@ -207,7 +212,11 @@ describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
     const { key } = await harness.service.compare.run({ experimentId: 'exp-test', resamples: 200 });
     const all = await dispatch(harness.service, 'export:examplesCsv', { reportKey: key });
     if (!all.ok) throw new Error(all.error.message);
-    const records = checkCsv((all.value as { content: string }).content, EXAMPLE_CSV_HEADER, []);
+    const records = checkCsv(
+      (all.value as { content: string }).content,
+      exampleCsvHeader(['score']),
+      ['score.reference', 'score.candidate'],
+    );
     expect(new Set(records.map((r) => r.example_id))).toEqual(
       new Set([
         "'\n=cmd()",

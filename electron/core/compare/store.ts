@@ -9,10 +9,11 @@ import { pairCounts } from './counts';
 /**
  * Bumped when reports of the same runs change without a new checker version (2: errored
  * examples left out; settings redacted at import. 3: exact small-n tests, t and Tango
- * intervals, behaviour changes from scalar fields only), so no stale report is served from the
- * cache.
+ * intervals, behaviour changes from scalar fields only. 4: confounded metrics are not comparable;
+ * run scorecards, metric descriptions, observed intervals and the series reference), so no stale
+ * report is served from the cache.
  */
-const REPORT_RULES = 3;
+const REPORT_RULES = 4;
 
 /** Keep a few reports per experiment: enough for back-and-forth between references. */
 const REPORTS_KEPT_PER_EXPERIMENT = 6;

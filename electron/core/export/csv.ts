@@ -1,14 +1,16 @@
 import { stringify } from 'csv-stringify/sync';
 import {
-  EXAMPLE_CSV_HEADER,
+  exampleCsvHeader,
+  exampleCsvRow,
   SUMMARY_CSV_HEADER,
   summaryCsvRows,
-  textCell,
-  valueCell,
+  type CriterionCells,
   type CsvCell,
 } from '../../../shared/compare/csv';
+import { compareStrings } from '../../../shared/compare/canonical';
 import type { Report } from '../../../shared/compare/types';
 import type { ParsedInput } from '../../../shared/contract';
+import type { CriterionClass } from '../../../shared/compare/types';
 import type { JsonValue } from '../../../shared/model';
 import { STORED_CLASSES } from '../compare/counts';
 import { pairScope, whereClause } from '../compare/filters';
@@ -43,12 +45,15 @@ function safeCell(cell: CsvCell, column: string): CsvCell {
   return HIDDEN_FORMULA.test(text) ? `'${text}` : text;
 }
 
+/** Excel reads a UTF-8 file as its legacy code page unless it starts with a byte order mark. */
+const BOM = '\uFEFF';
+
 function toCsv(header: string[], rows: CsvCell[][]): string {
   const safe = rows.map((row) => row.map((cell, i) => safeCell(cell, header[i] ?? '')));
   // csv-stringify quotes a cell holding the whole record delimiter (CRLF) but not a lone CR or
   // LF, which every reader takes as the end of the row: multi-line outputs would split rows, and
   // a line that starts with `=` would reach a spreadsheet as a formula.
-  return stringify([header, ...safe], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
+  return BOM + stringify([header, ...safe], { record_delimiter: '\r\n', quoted_match: /[\r\n]/ });
 }
 
 export function summaryCsv(report: Report): string {
@@ -68,17 +73,24 @@ interface PairedExampleRow {
   cand_fields: string;
 }
 
+export interface ExamplesCsv {
+  content: string;
+  /** Paired examples written: one row each. */
+  examples: number;
+}
+
 /**
- * COMPARISON.md §7: one row per paired example and criterion, for every pair of the report or
+ * One row per paired example with every criterion as columns, for every pair of the report or
  * one pair, optionally narrowed by the explorer's current filter (same SQL as the pager).
+ * Criteria are the union over the pairs written, sorted; a pair without one leaves it empty.
  */
 export function examplesCsv(
   db: Db,
   reportKey: string,
   report: Report,
   options: { pair?: number; filter?: ParsedInput<'examples:page'>['filter'] } = {},
-): string {
-  const rows: CsvCell[][] = [];
+): ExamplesCsv {
+  const written: { criteria: string[]; rows: (criteria: string[]) => CsvCell[][] }[] = [];
   report.comparisons.forEach((comparison, pair) => {
     if (options.pair !== undefined && options.pair !== pair) return;
     const scope = pairScope(db, reportKey, pair);
@@ -98,37 +110,54 @@ export function examplesCsv(
        JOIN examples ce ON ce.rowid = pr.cand_rowid
        WHERE ${where.sql} ORDER BY pr.example_id`,
     );
-    const criterion = options.filter?.changeClass ? options.filter.criterion : undefined;
-    for (const r of select.iterate(
-      ...scope.criteria,
-      ...where.params,
-    ) as Iterable<PairedExampleRow>) {
-      const stored = r.classes ? (JSON.parse(r.classes) as Record<string, string>) : {};
-      const classes = Object.fromEntries(scope.criteria.map((c) => [c, stored[c] ?? 'unchanged']));
-      const refFields = JSON.parse(r.ref_fields) as Record<string, JsonValue>;
-      const candFields = JSON.parse(r.cand_fields) as Record<string, JsonValue>;
-      for (const field of Object.keys(classes).sort()) {
-        if (criterion && field !== criterion) continue;
-        if (options.filter?.changeClass && classes[field] !== options.filter.changeClass) continue;
-        rows.push([
-          textCell(report.experiment.id),
-          textCell(comparison.reference.condition),
-          textCell(comparison.reference.run_id),
-          textCell(comparison.candidate.condition),
-          textCell(comparison.candidate.run_id),
-          textCell(r.example_id),
-          textCell(r.ref_input),
-          textCell(r.ref_output),
-          textCell(r.cand_output),
-          textCell(field),
-          valueCell(refFields[field]),
-          valueCell(candFields[field]),
-          classes[field]!,
-          r.output_changed ? 'true' : 'false',
-          r.behavior_changed ? 'true' : 'false',
-        ]);
-      }
-    }
+    const csvPair = {
+      experimentId: report.experiment.id,
+      reference: {
+        condition: comparison.reference.condition,
+        runId: comparison.reference.run_id,
+      },
+      candidate: {
+        condition: comparison.candidate.condition,
+        runId: comparison.candidate.run_id,
+      },
+    };
+    written.push({
+      criteria: scope.criteria,
+      // Rows are built once every pair's criteria are known, so the columns line up.
+      rows: (columns) => {
+        const rows: CsvCell[][] = [];
+        for (const r of select.iterate(
+          ...scope.criteria,
+          ...where.params,
+        ) as Iterable<PairedExampleRow>) {
+          const stored = r.classes ? (JSON.parse(r.classes) as Record<string, CriterionClass>) : {};
+          const refFields = JSON.parse(r.ref_fields) as Record<string, JsonValue>;
+          const candFields = JSON.parse(r.cand_fields) as Record<string, JsonValue>;
+          const cells: Record<string, CriterionCells> = {};
+          for (const field of scope.criteria) {
+            cells[field] = {
+              reference: refFields[field],
+              candidate: candFields[field],
+              change: stored[field] ?? 'unchanged',
+            };
+          }
+          rows.push(
+            exampleCsvRow(csvPair, columns, {
+              exampleId: r.example_id,
+              input: r.ref_input,
+              referenceOutput: r.ref_output,
+              candidateOutput: r.cand_output,
+              outputChanged: r.output_changed === 1,
+              behaviorChanged: r.behavior_changed === 1,
+              criteria: cells,
+            }),
+          );
+        }
+        return rows;
+      },
+    });
   });
-  return toCsv(EXAMPLE_CSV_HEADER, rows);
+  const columns = [...new Set(written.flatMap((w) => w.criteria))].sort(compareStrings);
+  const rows = written.flatMap((w) => w.rows(columns));
+  return { content: toCsv(exampleCsvHeader(columns), rows), examples: rows.length };
 }

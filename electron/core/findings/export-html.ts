@@ -1,12 +1,18 @@
 import type { FindingView, Pin } from '../../../shared/findings';
-import { forestPlotSvg } from './forest-plot';
+import { forestPlotSvg, splitByInterval } from './forest-plot';
 import {
+  CHECK_COLUMNS,
+  checkBlocks,
+  type CheckBlock,
   exportedAt,
   interval,
   keptLimitations,
   METRIC_COLUMNS,
   metricRows,
   num,
+  observedText,
+  signed,
+  statisticsNote,
   type MetricRow,
 } from './view';
 
@@ -34,6 +40,7 @@ table{border-collapse:collapse;width:100%;font-size:.88rem;margin:.6rem 0}
 th,td{border:1px solid #d9dde5;padding:.3rem .45rem;text-align:left;vertical-align:top}
 th{background:#f3f5f9}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .consistent{color:#17703a}.inconsistent{color:#b3261e}.inconclusive{color:#8a6d00}
+.not_comparable,.differs{color:#b3261e}.unknown{color:#8a6d00}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f7f9;border:1px solid #e3e6ec;padding:.6rem;border-radius:4px;font-size:.85rem}
 .sides{display:grid;grid-template-columns:1fr 1fr;gap:.8rem}
 svg.forest{max-width:100%;height:auto;font-size:11px;fill:#1d2330}
@@ -52,29 +59,64 @@ function metricsTable(rows: MetricRow[]): string {
     (r) =>
       `<tr><td>${e(r.comparison)}</td><td>${e(r.metric)}</td><td class="num">${e(r.reference)}</td>` +
       `<td class="num">${e(r.candidate)}</td><td class="num">${r.n ?? '—'}</td>` +
-      `<td class="num">${e(num(r.difference))}${r.reportedOnly ? ' (reported)' : ''}</td>` +
+      `<td class="num">${e(signed(r.difference))}${r.reportedOnly ? ' (reported)' : ''}</td>` +
       `<td class="num">${e(interval(r.ci95))}</td><td class="num">${r.resamples ?? '—'}</td>` +
-      `<td>${e(r.expect ?? '—')}</td><td class="${e(r.verdict ?? '')}">${e(r.verdict ?? '—')}</td></tr>`,
+      `<td>${e(r.expect ?? '—')}</td><td class="${e(r.verdictClass ?? '')}">${e(r.verdict ?? '—')}</td></tr>`,
   );
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${body.join('')}</tbody></table>`;
 }
 
-/** One plot per metric: comparisons of one metric share a scale; different metrics need not. */
+/**
+ * One plot per metric: comparisons of one metric share a scale; different metrics need not.
+ * Only values with an interval are drawn; the rest are listed under the plot as having none.
+ */
 function forestPlots(rows: MetricRow[]): string {
   const byMetric = new Map<string, MetricRow[]>();
-  for (const r of rows.filter((r) => !r.reportedOnly))
-    byMetric.set(r.metric, [...(byMetric.get(r.metric) ?? []), r]);
+  for (const r of rows) byMetric.set(r.metric, [...(byMetric.get(r.metric) ?? []), r]);
   return [...byMetric.entries()]
-    .map(
-      ([metric, list]) =>
-        `<h3>${e(metric)}: paired difference with 95% interval</h3>` +
-        forestPlotSvg(
-          `${metric}: paired difference (candidate − reference) with 95% interval`,
-          list.map((r) => ({ label: r.comparison, difference: r.difference, ci95: r.ci95 })),
-          e,
-        ),
-    )
+    .map(([metric, list]) => {
+      const { drawn, unplotted } = splitByInterval(list);
+      const plot =
+        drawn.length > 0
+          ? forestPlotSvg(
+              `${metric}: paired difference (candidate − reference) with 95% interval`,
+              drawn.map((r) => ({ label: r.comparison, difference: r.difference, ci95: r.ci95 })),
+              e,
+            )
+          : '';
+      const none = unplotted.map(
+        (r) =>
+          `<li>${e(r.comparison)}: ${e(signed(r.difference))}${r.reportedOnly ? ' (reported values)' : ''} — no interval</li>`,
+      );
+      return (
+        `<h3>${e(metric)}: paired difference with 95% interval</h3>${plot}` +
+        (none.length
+          ? `<p class="meta">Not drawn, no interval:</p><ul class="none">${none.join('')}</ul>`
+          : '')
+      );
+    })
     .join('');
+}
+
+function checksSection(blocks: CheckBlock[]): string {
+  if (blocks.length === 0) return '<h2>Checks</h2><p class="empty">Nothing was compared.</p>';
+  const parts = blocks.map((b) => {
+    const head =
+      `<h3>${e(b.comparison)}</h3><p>Checks: ${e(b.summary)}.` +
+      `${b.rows.length === 0 ? ' Every check matches.' : ''}</p>` +
+      (b.evaluatedDiffers ? '<p class="differs">The runs differ in what was evaluated.</p>' : '');
+    if (b.rows.length === 0) return head;
+    const rows = b.rows.map(
+      (r) =>
+        `<tr><td>${e(r.path)}</td><td class="${e(r.status.replace(' ', '-'))}">${e(r.status)}</td>` +
+        `<td class="text">${e(r.reference)}</td><td class="text">${e(r.candidate)}</td></tr>`,
+    );
+    return (
+      `${head}<table><thead><tr>${CHECK_COLUMNS.map((h) => `<th>${h}</th>`).join('')}</tr></thead>` +
+      `<tbody>${rows.join('')}</tbody></table>`
+    );
+  });
+  return `<h2>Checks</h2>${parts.join('')}`;
 }
 
 function reproductionTable(view: FindingView): string {
@@ -90,11 +132,11 @@ function reproductionTable(view: FindingView): string {
   const rows = reproduction.rows.map(
     (r) =>
       `<tr><td>${e(r.metric)}</td><td>${e(r.condition)}</td><td class="num">${e(num(r.paper))}</td>` +
-      `<td class="num">${e(num(r.observed))}</td><td class="num">${e(num(r.difference))}</td></tr>`,
+      `<td class="num">${e(observedText(r))}</td><td class="num">${e(signed(r.difference))}</td></tr>`,
   );
   return (
     `<h2>Paper vs observed</h2>${source ? `<p>Paper: ${e(source)}.</p>` : ''}` +
-    `<table><thead><tr><th>Metric</th><th>Condition</th><th>Paper</th><th>Observed</th><th>Difference</th></tr></thead>` +
+    `<table><thead><tr><th>Metric</th><th>Condition</th><th>Paper</th><th>Observed (95% interval)</th><th>Observed − paper</th></tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table>`
   );
 }
@@ -132,8 +174,9 @@ export function findingHtml(view: FindingView): string {
 <h2>Claim</h2>${text(body.claim, 'No claim given.')}
 <h2>Protocol</h2>${text(body.protocol, 'No protocol given.')}
 <h2>Results</h2>${metricsTable(rows)}
-<p class="meta">Differences are candidate − reference over paired examples; intervals are 95% ${e(bootstrap.method)} intervals with ${bootstrap.resamples} resamples (seeds in the report). "(reported)": the runs' own values, no interval.</p>
+<p class="meta">${e(statisticsNote(bootstrap))} "(reported)": the runs' own values, no interval.</p>
 ${forestPlots(rows)}
+${checksSection(checkBlocks(report))}
 ${reproductionTable(view)}
 <h2>Limitations</h2>${
     limitations.length

@@ -1,12 +1,18 @@
 import type { FindingView, Pin } from '../../../shared/findings';
 import { safeProse } from './markdown-prose';
 import {
+  CHECK_COLUMNS,
+  checkBlocks,
+  type CheckBlock,
   exportedAt,
   interval,
   keptLimitations,
   METRIC_COLUMNS,
   metricRows,
   num,
+  observedText,
+  signed,
+  statisticsNote,
   type MetricRow,
 } from './view';
 
@@ -52,13 +58,26 @@ function metricsTable(rows: MetricRow[]): string {
       mdCell(r.reference),
       mdCell(r.candidate),
       r.n === null ? '—' : String(r.n),
-      r.reportedOnly ? `${num(r.difference)} (reported)` : num(r.difference),
+      r.reportedOnly ? `${signed(r.difference)} (reported)` : signed(r.difference),
       interval(r.ci95),
       r.resamples === null ? '—' : String(r.resamples),
       r.expect ?? '—',
-      r.verdict ?? '—',
+      mdCell(r.verdict ?? '—'),
     ]),
   );
+}
+
+function checksSection(blocks: CheckBlock[]): string {
+  if (blocks.length === 0) return '## Checks\n\n_Nothing was compared._';
+  const parts = blocks.map((b) => {
+    const head = `### ${mdCell(b.comparison)}\n\nChecks: ${b.summary}.${b.evaluatedDiffers ? ' **The runs differ in what was evaluated.**' : ''}`;
+    if (b.rows.length === 0) return `${head} Every check matches.`;
+    return `${head}\n\n${table(
+      CHECK_COLUMNS,
+      b.rows.map((r) => [mdCell(r.path), r.status, mdCell(r.reference), mdCell(r.candidate)]),
+    )}`;
+  });
+  return `## Checks\n\n${parts.join('\n\n')}`;
 }
 
 function pinned(pin: Pin, index: number): string {
@@ -93,8 +112,9 @@ export function findingMarkdown(view: FindingView): string {
     section('Question', body.question, 'No question given.'),
     section('Claim', body.claim, 'No claim given.'),
     section('Protocol', body.protocol, 'No protocol given.'),
-    `## Results\n\n${metricsTable(rows)}\n\nDifferences are candidate − reference over paired examples; intervals are 95% ${bootstrap.method} intervals with ${bootstrap.resamples} resamples (seeds in the report). "(reported)": the runs' own values, no interval.`,
+    `## Results\n\n${metricsTable(rows)}\n\n${statisticsNote(bootstrap)} "(reported)": the runs' own values, no interval.`,
   ];
+  parts.push(checksSection(checkBlocks(report)));
   const reproduction = report.reproduction;
   if (reproduction && reproduction.rows.length > 0) {
     const source = [
@@ -107,13 +127,13 @@ export function findingMarkdown(view: FindingView): string {
       .join(', ');
     parts.push(
       `## Paper vs observed\n\n${source ? `Paper: ${source}.\n\n` : ''}${table(
-        ['Metric', 'Condition', 'Paper', 'Observed', 'Difference'],
+        ['Metric', 'Condition', 'Paper', 'Observed (95% interval)', 'Observed − paper'],
         reproduction.rows.map((r) => [
           mdCell(r.metric),
           mdCell(r.condition),
           num(r.paper),
-          num(r.observed),
-          num(r.difference),
+          observedText(r),
+          signed(r.difference),
         ]),
       )}`,
     );

@@ -1,6 +1,7 @@
 /**
- * A forest plot of paired differences as an SVG string: one row per comparison, a dot at the
- * difference, a line across its 95% interval, a dashed line at zero. Pure and dependency-free,
+ * A forest plot of paired differences as an SVG string: one row per comparison that has a 95%
+ * interval, a dot at the difference, a line across the interval, a dashed line at zero. A value
+ * without an interval is never drawn (a lone dot would look precise): the caller lists it. Pure and dependency-free,
  * so the HTML export stays one self-contained file. Labels are escaped by the caller's escaper.
  */
 
@@ -9,6 +10,8 @@ export interface ForestRow {
   difference: number | null;
   ci95: [number, number] | null;
 }
+
+import { formatSigned } from '../../../shared/format';
 
 const WIDTH = 640;
 const LABEL_WIDTH = 220;
@@ -44,11 +47,20 @@ function domain(rows: ForestRow[]): [number, number] {
 
 const f = (x: number) => x.toFixed(1);
 
+/** The rows a forest plot can draw, and the ones it must list as having no interval. */
+export function splitByInterval<T extends { ci95: [number, number] | null }>(
+  rows: T[],
+): { drawn: (T & { ci95: [number, number] })[]; unplotted: T[] } {
+  const drawn = rows.filter((r): r is T & { ci95: [number, number] } => r.ci95 !== null);
+  return { drawn, unplotted: rows.filter((r) => r.ci95 === null) };
+}
+
 export function forestPlotSvg(
   title: string,
-  rows: ForestRow[],
+  all: ForestRow[],
   escape: (text: string) => string,
 ): string {
+  const rows = splitByInterval(all).drawn;
   const [lo, hi] = domain(rows);
   const plotWidth = WIDTH - LABEL_WIDTH - RIGHT;
   const x = (v: number) => LABEL_WIDTH + ((v - lo) / (hi - lo)) * plotWidth;
@@ -63,7 +75,7 @@ export function forestPlotSvg(
   for (const tick of niceTicks(lo, hi)) {
     parts.push(
       `<line x1="${f(x(tick))}" y1="${axisY}" x2="${f(x(tick))}" y2="${axisY + 5}" class="axis"/>`,
-      `<text x="${f(x(tick))}" y="${axisY + 18}" text-anchor="middle">${escape(String(tick))}</text>`,
+      `<text x="${f(x(tick))}" y="${axisY + 18}" text-anchor="middle">${escape(formatSigned(tick, 6))}</text>`,
     );
   }
   rows.forEach((row, i) => {
@@ -71,20 +83,14 @@ export function forestPlotSvg(
     parts.push(
       `<text x="${LABEL_WIDTH - 10}" y="${f(y + 4)}" text-anchor="end">${escape(row.label)}</text>`,
     );
-    if (row.ci95) {
-      const [a, b] = row.ci95.map(x);
-      parts.push(
-        `<line x1="${f(a!)}" y1="${f(y)}" x2="${f(b!)}" y2="${f(y)}" class="ci"/>`,
-        `<line x1="${f(a!)}" y1="${f(y - 5)}" x2="${f(a!)}" y2="${f(y + 5)}" class="ci"/>`,
-        `<line x1="${f(b!)}" y1="${f(y - 5)}" x2="${f(b!)}" y2="${f(y + 5)}" class="ci"/>`,
-      );
-    }
+    const [a, b] = row.ci95.map(x);
+    parts.push(
+      `<line x1="${f(a!)}" y1="${f(y)}" x2="${f(b!)}" y2="${f(y)}" class="ci"/>`,
+      `<line x1="${f(a!)}" y1="${f(y - 5)}" x2="${f(a!)}" y2="${f(y + 5)}" class="ci"/>`,
+      `<line x1="${f(b!)}" y1="${f(y - 5)}" x2="${f(b!)}" y2="${f(y + 5)}" class="ci"/>`,
+    );
     if (row.difference !== null)
       parts.push(`<circle cx="${f(x(row.difference))}" cy="${f(y)}" r="4.5" class="point"/>`);
-    else
-      parts.push(
-        `<text x="${LABEL_WIDTH + 6}" y="${f(y + 4)}" class="none">no paired difference</text>`,
-      );
   });
   parts.push('</svg>');
   return parts.join('');

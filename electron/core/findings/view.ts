@@ -1,5 +1,7 @@
-import type { Report } from '../../../shared/compare/types';
+import type { Report, ReproductionRow } from '../../../shared/compare/types';
+import { verdictWords } from '../../../shared/compare/verdict-words';
 import type { FindingView, Limitation } from '../../../shared/findings';
+import { formatNumber } from '../../../shared/format';
 import type { JsonValue } from '../../../shared/model';
 
 /**
@@ -19,7 +21,10 @@ export interface MetricRow {
   resamples: number | null;
   method: string | null;
   expect: string | null;
+  /** The verdict as words, naming what confounds the metric when something does. */
   verdict: string | null;
+  /** The verdict's JSON value, for colour. */
+  verdictClass: string | null;
   /** True when the difference is the reported (run-level) one: there is no interval. */
   reportedOnly: boolean;
 }
@@ -37,22 +42,55 @@ export function metricRows(report: Report): MetricRow[] {
       resamples: m.paired?.resamples ?? null,
       method: m.paired?.method ?? null,
       expect: m.expect,
-      verdict: m.verdict,
+      verdict: verdictWords(m),
+      verdictClass: m.verdict,
       reportedOnly: m.paired === null,
     })),
   );
 }
 
-/** Four significant decimals are plenty for rates and scores, and keep tables readable. */
-export function num(value: number | null): string {
-  if (value === null || !Number.isFinite(value)) return '—';
-  const rounded = Number(value.toFixed(4));
-  return Object.is(rounded, -0) ? '0' : String(rounded);
+/** A run's own value with its interval, "0.42 [0.3, 0.55], n = 50"; older snapshots have none. */
+export function observedText(row: ReproductionRow): string {
+  const ci = row.observed_ci95 ?? null;
+  if (!ci) return num(row.observed);
+  return `${num(row.observed)} [${num(ci[0])}, ${num(ci[1])}], n = ${row.observed_n ?? '—'}`;
 }
 
-export function interval(ci: [number, number] | null): string {
-  return ci ? `[${num(ci[0])}, ${num(ci[1])}]` : 'no interval';
+/** The comparability checks of one pair: the counts, and every check that does not match. */
+export interface CheckBlock {
+  comparison: string;
+  summary: string;
+  evaluatedDiffers: boolean;
+  rows: { path: string; status: string; reference: string; candidate: string }[];
 }
+
+export function checkBlocks(report: Report): CheckBlock[] {
+  return report.comparisons.map((c) => {
+    const s = c.summary;
+    return {
+      comparison: `${c.candidate.condition} vs ${c.reference.condition}`,
+      summary: `${s.matches} match, ${s.differs} differ, ${s.unknown} unknown, ${s['not applicable']} not applicable`,
+      evaluatedDiffers: c.evaluated_differs,
+      rows: c.checks
+        .filter((k) => k.status !== 'matches')
+        .map((k) => ({
+          path: k.path,
+          status: k.status,
+          reference: shownValue(k.reference),
+          candidate: shownValue(k.candidate),
+        })),
+    };
+  });
+}
+
+export const CHECK_COLUMNS = ['Field', 'Status', 'Reference', 'Candidate'];
+
+/** Numbers in both exports read as they do in the app. */
+export function num(value: number | null): string {
+  return formatNumber(value);
+}
+
+export { formatInterval as interval, formatSigned as signed } from '../../../shared/format';
 
 function shownValue(value: JsonValue): string {
   if (value === null) return '—';
@@ -95,3 +133,12 @@ export const METRIC_COLUMNS = [
   'Expected',
   'Verdict',
 ];
+
+/** How the numbers were computed, as one sentence under the results table of both exports. */
+export function statisticsNote(bootstrap: { method: string; resamples: number }): string {
+  const method = bootstrap.method.trim().replace(/([^.])$/, '$1.');
+  return (
+    `Differences are candidate − reference over paired examples. ${method} Random sign ` +
+    `patterns, where an exact p-value is out of reach: ${bootstrap.resamples} (seeds in the report).`
+  );
+}

@@ -1,5 +1,5 @@
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import type { Report } from '../../../shared/compare/types';
+import type { Comparison, MetricComparison, Report } from '../../../shared/compare/types';
 import { request } from '../../api';
 import { ForestPlot, forestPlotHeight, type ForestRow } from '../../charts/ForestPlot';
 import { SeriesCurve } from '../../charts/SeriesCurve';
@@ -7,12 +7,14 @@ import { useWidth } from '../../components/useWidth';
 import { downloadText, fmt } from '../../format';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
+import { ChangedExamples } from './ChangedExamples';
 import { ChecksTable } from './ChecksTable';
 import { Coverage, CriteriaTable } from './CoverageCriteria';
 import { ExperimentPicker } from './ExperimentPicker';
 import { metricsMarkdown, MetricsTable } from './MetricsTable';
 import { ReferenceNote } from './ReferenceNote';
 import { ReproductionTable } from './ReproductionTable';
+import { RunScorecards } from './RunScorecards';
 
 function metricNames(report: Report): string[] {
   return [...new Set(report.comparisons.flatMap((c) => c.metrics.map((m) => m.name)))].sort();
@@ -26,6 +28,15 @@ function useChartsReady(): boolean {
   return useDeferredValue(true, false);
 }
 
+/** Why a metric has no interval, in a few words for the list under the forest plot. */
+function noIntervalReason(m: MetricComparison | undefined): string {
+  if (!m) return 'the pair does not have this metric';
+  if (!m.paired) return 'no shared example field: reported values only';
+  if (m.paired.n === 0) return '0 paired examples with a value';
+  if (m.paired.n === 1) return 'a single pair';
+  return m.paired.method;
+}
+
 function Overview({ report, metric }: { report: Report; metric: string }) {
   const { ref, width } = useWidth<HTMLDivElement>();
   const ready = useChartsReady();
@@ -35,7 +46,9 @@ function Overview({ report, metric }: { report: Report; metric: string }) {
       label: `${c.candidate.condition} vs ${c.reference.condition}`,
       difference: m?.paired?.difference ?? m?.reported.difference ?? null,
       ci95: m?.paired?.ci95 ?? null,
-      verdict: m?.verdict ?? null,
+      // A confounded difference is drawn greyed and dashed, with or without an expectation.
+      verdict: (m?.not_comparable ?? []).length > 0 ? 'not_comparable' : (m?.verdict ?? null),
+      why: noIntervalReason(m),
     };
   });
   const noise = report.noise_floor?.metrics.find((m) => m.name === metric)?.ci95 ?? null;
@@ -44,7 +57,7 @@ function Overview({ report, metric }: { report: Report; metric: string }) {
       {ready ? (
         <ForestPlot rows={rows} width={width} noise={noise} />
       ) : (
-        <div style={{ height: forestPlotHeight(rows.length) }} />
+        <div style={{ height: forestPlotHeight(rows.filter((r) => r.ci95).length) }} />
       )}
       {noise ? (
         <p className="muted small">
@@ -85,6 +98,8 @@ function Series({ report }: { report: Report }) {
                 width={Math.min(560, Math.max(320, width / 2 - 16))}
                 height={SERIES_HEIGHT}
                 label={`${s.metric} difference from the reference over ${s.name}`}
+                metric={s.metric}
+                reference={s.reference}
               />
             ) : (
               <div style={{ height: SERIES_HEIGHT }} />
@@ -93,7 +108,8 @@ function Series({ report }: { report: Report }) {
         ))}
       </div>
       <p className="muted small">
-        Filled points: the 95 % interval excludes 0. Band: 95 % paired interval.
+        Filled points: the 95 % interval excludes 0; hollow: it includes 0. Band: 95 % paired
+        interval. Small grey points have no interval (reported values only).
       </p>
     </section>
   );
@@ -117,6 +133,13 @@ function Reproduction({ report }: { report: Report }) {
       <ReproductionTable reproduction={r} />
     </section>
   );
+}
+
+/** One line naming what confounds the pair's metrics, or null when nothing does. */
+function confounded(comparison: Comparison): string | null {
+  const paths = [...new Set(comparison.metrics.flatMap((m) => m.not_comparable ?? []))];
+  if (paths.length === 0) return null;
+  return `Not comparable: ${paths.join(', ')} ${paths.length === 1 ? 'differs' : 'differ'} between the runs, so the affected metrics get no verdict.`;
 }
 
 export function ComparisonView() {
@@ -226,8 +249,14 @@ export function ComparisonView() {
               <p className="muted">No metrics.</p>
             )}
           </section>
+          <RunScorecards report={report} />
           {comparison ? (
             <>
+              {confounded(comparison) ? (
+                <div className="banner" role="alert" data-testid="not-comparable">
+                  {confounded(comparison)}
+                </div>
+              ) : null}
               <section className="card">
                 <h3>
                   {comparison.candidate.condition} <span className="muted">vs</span>{' '}
@@ -242,6 +271,13 @@ export function ComparisonView() {
                   pair={report.comparisons.indexOf(comparison)}
                 />
               </div>
+              {loaded ? (
+                <ChangedExamples
+                  comparison={comparison}
+                  pair={report.comparisons.indexOf(comparison)}
+                  reportKey={loaded.key}
+                />
+              ) : null}
               <ChecksTable comparison={comparison} />
               {comparison.limitations.length > 0 ? (
                 <section className="card">

@@ -56,7 +56,7 @@ export function ExamplesView() {
         all ? { reportKey: loaded.key } : { reportKey: loaded.key, pair, filter },
       );
       downloadText(file.filename, file.content);
-      toast('info', `Exported ${count(file.rows)} rows to ${file.filename}.`);
+      toast('info', `Exported ${count(file.examples)} examples to ${file.filename}.`);
     } catch (error) {
       toast('error', (error as Error).message);
     }

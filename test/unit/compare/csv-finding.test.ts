@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  EXAMPLE_CSV_HEADER,
+  EXAMPLE_CSV_BASE_HEADER,
   exampleCsvRows,
+  fitCell,
+  MAX_CELL_CHARS,
   SUMMARY_CSV_HEADER,
   summaryCsvRows,
   textCell,
@@ -52,9 +54,17 @@ describe('exampleCsvRows', () => {
     ],
   });
 
-  it('writes one row per paired example and criterion, in id then criterion order', () => {
-    const rows = exampleCsvRows(makeExperiment(), reference, candidate);
-    expect(EXAMPLE_CSV_HEADER).toHaveLength(15);
+  it('writes one row per paired example, in id order, with each criterion as three columns', () => {
+    const { header, rows } = exampleCsvRows(makeExperiment(), reference, candidate);
+    expect(header).toEqual([
+      ...EXAMPLE_CSV_BASE_HEADER,
+      'note.reference',
+      'note.candidate',
+      'note.change',
+      'score.reference',
+      'score.candidate',
+      'score.change',
+    ]);
     expect(rows).toEqual([
       [
         'exp-test',
@@ -66,29 +76,14 @@ describe('exampleCsvRows', () => {
         `'=HYPERLINK("x")`,
         'Answer a',
         "'-negative",
-        'note',
+        'true',
+        'true',
         '',
         '',
         'not_comparable',
-        'true',
-        'true',
-      ],
-      [
-        'exp-test',
-        'reference',
-        'run-ref',
-        'cand',
-        'run-cand',
-        'a',
-        `'=HYPERLINK("x")`,
-        'Answer a',
-        "'-negative",
-        'score',
         3,
         1,
         'regressed',
-        'true',
-        'true',
       ],
       [
         'exp-test',
@@ -100,41 +95,47 @@ describe('exampleCsvRows', () => {
         'Prompt b',
         'Answer b',
         'Answer b',
-        'note',
+        'false',
+        'true',
         'ok',
         'ok',
         'unchanged',
-        'false',
-        'true',
-      ],
-      [
-        'exp-test',
-        'reference',
-        'run-ref',
-        'cand',
-        'run-cand',
-        'b',
-        'Prompt b',
-        'Answer b',
-        'Answer b',
-        'score',
         2,
         4,
         'improved',
-        'false',
-        'true',
       ],
     ]);
   });
 
   it('keeps only the rows of the current filter', () => {
-    const rows = exampleCsvRows(
+    const { rows } = exampleCsvRows(
       makeExperiment(),
       reference,
       candidate,
-      (r) => r.change === 'regressed',
+      (r) => r.criteria.score?.change === 'regressed',
     );
-    expect(rows.map((r) => [r[5], r[9]])).toEqual([['a', 'score']]);
+    expect(rows.map((r) => r[5])).toEqual(['a']);
+  });
+});
+
+describe('cells longer than a spreadsheet takes', () => {
+  it('cuts a cell at 32,767 characters with a marker that gives the full length', () => {
+    const long = 'x'.repeat(36_512);
+    const cut = fitCell(long);
+    expect(cut).toHaveLength(MAX_CELL_CHARS);
+    expect(cut).toMatch(/ … \[cut: 36,512 characters in full; see Pairwise\]$/);
+    expect(fitCell('short')).toBe('short');
+    expect(fitCell('y'.repeat(MAX_CELL_CHARS))).toHaveLength(MAX_CELL_CHARS);
+  });
+
+  it('never ends a cut cell on half a character', () => {
+    const cut = fitCell('😀'.repeat(20_000));
+    expect(cut.length).toBeLessThanOrEqual(MAX_CELL_CHARS);
+    expect(/[\uD800-\uDBFF]$/.test(cut.slice(0, cut.indexOf(' … [cut')))).toBe(false);
+  });
+
+  it('cuts through textCell too, so an example output cannot break Excel', () => {
+    expect(textCell('=' + 'a'.repeat(40_000))).toHaveLength(MAX_CELL_CHARS);
   });
 });
 

@@ -374,7 +374,7 @@ describe('MechLens exp2 (refusal ablation, with problems)', () => {
   });
 
   it('fills the paper-vs-observed table', () => {
-    expect(report.reproduction).toEqual({
+    expect(report.reproduction).toMatchObject({
       arxiv: '2406.11717',
       version: 'v3',
       where: 'Table 10',
@@ -385,6 +385,7 @@ describe('MechLens exp2 (refusal ablation, with problems)', () => {
           paper: 0.01,
           observed: 0.047619,
           difference: 0.047619 - 0.01,
+          observed_n: 21,
         },
         {
           metric: 'refusal_rate',
@@ -392,9 +393,19 @@ describe('MechLens exp2 (refusal ablation, with problems)', () => {
           paper: 0.95,
           observed: 0.95,
           difference: 0,
+          observed_n: 20,
         },
       ],
     });
+  });
+
+  it('gives each observed value its 95 % interval: Wilson for a refusal rate', () => {
+    const [ablate, reference] = report.reproduction!.rows;
+    // Wilson score intervals for 1 of 21 and 19 of 20 (as published tables give them).
+    expect(ablate!.observed_ci95![0]).toBeCloseTo(0.0085, 3);
+    expect(ablate!.observed_ci95![1]).toBeCloseTo(0.2267, 3);
+    expect(reference!.observed_ci95![0]).toBeCloseTo(0.7639, 3);
+    expect(reference!.observed_ci95![1]).toBeCloseTo(0.9911, 3);
   });
 
   it('lists the limitations a researcher has to answer for', () => {

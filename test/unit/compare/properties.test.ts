@@ -80,6 +80,8 @@ function mirrored(c: Comparison) {
         difference: negate(m.paired.difference),
         ci95: m.paired.ci95 && [0 - m.paired.ci95[1], 0 - m.paired.ci95[0]],
       },
+      // What confounds a metric does not depend on which side is the reference.
+      not_comparable: m.not_comparable,
     })),
   };
 }
@@ -88,7 +90,10 @@ function sideless(c: Comparison) {
   const { reference: _r, candidate: _c, limitations: _l, evaluated_differs: _e, ...rest } = c;
   return {
     ...rest,
-    metrics: c.metrics.map(({ expect: _x, verdict: _v, direction: _d, ...m }) => m),
+    // The description is the reference's (else the candidate's): a sided field.
+    metrics: c.metrics.map(
+      ({ expect: _x, verdict: _v, direction: _d, description: _s, ...m }) => m,
+    ),
   };
 }
 

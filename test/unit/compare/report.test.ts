@@ -93,7 +93,7 @@ describe('compareRuns', () => {
     );
     expect(comparison.limitations).toContain(
       'len has no confidence interval: the two runs do not name the same example field for it, ' +
-        'so only the difference of the reported values (2) is shown.',
+        'so only the difference of the reported values (+2) is shown.',
     );
   });
 });
