@@ -86,9 +86,15 @@ describe('worker pool and jobs', () => {
     const pool = new WorkerPool(stuck, 1, 200);
     cleanups.push(() => pool.close());
     const controller = new AbortController();
-    const running = pool.run(null, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
+    // Cancelled once the worker says it is busy: no guess about how long a worker takes to start.
+    const running = pool.run(null, {
+      signal: controller.signal,
+      onMessage: (value) => {
+        if (value === 'busy') controller.abort();
+      },
+    });
     await expect(running).rejects.toBeInstanceOf(CancelledError);
+    await expect(pool.run<string>('quick', {})).resolves.toBe('done');
   });
 
   it('marks jobs left running by a crash as interrupted on the next start', () => {

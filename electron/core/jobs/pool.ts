@@ -148,8 +148,12 @@ export class WorkerPool {
     slot.killTimer = setTimeout(() => {
       if (slot.busy !== pending) return;
       this.release(slot);
+      // Out of the pool before it is terminated: a task queued meanwhile must get a fresh
+      // worker, not this one, which would die under it.
+      this.slots = this.slots.filter((s) => s !== slot);
       pending.reject(new CancelledError());
       void slot.worker.terminate();
+      this.pump();
     }, this.graceMs);
   }
 }
