@@ -42,6 +42,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules for the TypeScript sources: a promise nobody awaits or catches loses its
+    // error (an unhandled rejection in the renderer is a silent failure).
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -170,7 +170,7 @@ export async function serveCommand(
     return 1;
   }
   const service = openService(opts.db, 'browser', true);
-  if (opts.demo) service.handlers['library:openSample']({});
+  if (opts.demo) await service.handlers['library:openSample']({});
   const server = await startServer({ service, rendererDir: renderer, port });
   io.out(`Pairwise is running at ${server.url}`);
   io.out(`Database: ${service.db.name}`);

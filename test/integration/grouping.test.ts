@@ -71,7 +71,7 @@ describe('group runs by a settings field', () => {
 
   it('keeps hand-set roles, keeps a control apart, and never marks a grouped run superseded', async () => {
     const service = await indexed();
-    service.handlers['conditions:setRole']({
+    await service.handlers['conditions:setRole']({
       experimentId: 'exp-group',
       condition: 'steer-random-feature',
       role: 'control',
@@ -93,7 +93,7 @@ describe('group runs by a settings field', () => {
 
   it('keeps a reference chosen by hand on the run it was chosen for', async () => {
     const service = await indexed();
-    service.handlers['conditions:setRole']({
+    await service.handlers['conditions:setRole']({
       experimentId: 'exp-group',
       condition: 'steer-random-feature',
       role: 'reference',
@@ -111,7 +111,7 @@ describe('group runs by a settings field', () => {
 
   it('undoes one grouping after a reload, and a rescan does not bring it back', async () => {
     const service = await indexed();
-    service.handlers['conditions:setRole']({
+    await service.handlers['conditions:setRole']({
       experimentId: 'exp-group',
       condition: 'steer-random-feature',
       role: 'control',
@@ -154,7 +154,7 @@ describe('group runs by a settings field', () => {
 describe('declared series', () => {
   it('is kept per condition and reaches the comparison', async () => {
     const service = await indexed();
-    service.handlers['conditions:setSeries']({
+    await service.handlers['conditions:setSeries']({
       experimentId: 'exp-group',
       condition: long,
       series: 'steering strength',
