@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Report } from './compare/types';
 import { jobSchema, jobProgressSchema } from './jobs';
 import { traceSchema } from './trace';
-// findings & sync (issue 5)
+// findings & sync
 import {
   editableBodySchema,
   findingRowSchema,
@@ -115,7 +115,7 @@ export const folderRemovalSchema = z.object({
   keptBy: z.array(z.string()),
 });
 const resamples = z.number().int().min(100).max(200_000);
-// findings & sync (issue 5)
+// findings & sync
 const revisionNumber = z.number().int().min(1);
 /** A user name or password in the address would put a secret in the database. */
 const endpointSchema = z
@@ -298,12 +298,12 @@ export const requests = {
       classes: z.record(z.string(), changeClassSchema),
     }),
   },
-  // workbench UI (issue 4)
+  // workbench UI
   'runs:groupBy': {
     input: z.object({ experimentId: id, field: z.string().min(1).max(500) }).strict(),
     output: z.object({ conditions: z.number() }),
   },
-  // actions with a net (issue 17)
+  // actions with a net
   'runs:groupPreview': {
     input: z.object({ experimentId: id, field: z.string().min(1).max(500) }).strict(),
     output: groupingPlanSchema,
@@ -361,7 +361,7 @@ export const requests = {
     input: z.object({ reportKey: id }).strict(),
     output: z.object({ filename: z.string(), content: z.string(), rows: z.number() }),
   },
-  // findings & sync (issue 5)
+  // findings & sync
   'findings:list': {
     input: z.object({ experimentId: id.optional() }).strict(),
     output: z.array(findingRowSchema),
@@ -461,7 +461,7 @@ export const events = {
   'jobs:changed': z.object({}),
   'index:changed': z.object({ runs: z.number() }),
   'compare:ready': z.object({ experimentId: z.string(), key: z.string() }),
-  // findings & sync (issue 5)
+  // findings & sync
   'sync:changed': z.object({ counts: z.record(outboxStateSchema, z.number()) }),
 } as const;
 

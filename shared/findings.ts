@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Report } from './compare/types';
 
 /**
- * The shapes of a finding (COMPARISON.md §5) and of the sync outbox as the contract shows them.
+ * The shapes of a finding (docs/findings.md) and of the sync outbox as the contract shows them.
  * The core stores and validates them; the renderer edits the parts a researcher writes.
  */
 

@@ -1,6 +1,7 @@
 /**
- * The common model every importer produces (FORMATS.md §0). Importers are pure with respect
- * to the database: they turn bytes into ImportedRun values; the indexer stores them.
+ * The common model every importer produces (docs/architecture.md, "The common model"). Importers
+ * are pure with respect to the database: they turn bytes into ImportedRun values; the indexer
+ * stores them.
  */
 
 import type { Trace } from './trace';
@@ -60,7 +61,7 @@ export interface ImportedCondition {
   identityHash: string | null;
 }
 
-/** The settings that comparability checks compare (COMPARISON.md §2). */
+/** The settings that comparability checks compare (docs/comparison.md, "Checks"). */
 export interface RunSettings {
   model: JsonObject | null;
   dataset: JsonObject | null;

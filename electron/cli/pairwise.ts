@@ -7,7 +7,7 @@ import { defaultDbPath, packageVersion } from './paths';
 import { forTerminal } from './terminal-text';
 import { usage } from './usage';
 import { takeVerboseFlag } from './verbosity';
-// findings & sync (issue 5)
+// findings & sync
 import { syncCommand } from './sync';
 
 const io: Io = {
@@ -86,7 +86,7 @@ export async function main(args: string[]): Promise<number> {
         });
         return await compareCommand(positionals, values, io);
       }
-      // findings & sync (issue 5)
+      // findings & sync
       case 'sync': {
         const { values } = parseArgs({
           args: rest,

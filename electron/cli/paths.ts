@@ -32,7 +32,10 @@ export function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 }
 
-/** ARCHITECTURE.md §4: --db, then $PAIRWISE_DB, then $XDG_DATA_HOME/pairwise/pairwise.db. */
+/**
+ * --db, then $PAIRWISE_DB, then $XDG_DATA_HOME/pairwise/pairwise.db (docs/architecture.md,
+ * "SQLite").
+ */
 export function defaultDbPath(
   flag: string | undefined,
   env: NodeJS.ProcessEnv = process.env,

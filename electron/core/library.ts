@@ -112,7 +112,10 @@ function byExperiment(rows: RawRun[]): Map<string, RawRun[]> {
   return groups;
 }
 
-/** COMPARISON.md §1 for plain runs: starts with baseline, else control, else contains either. */
+/**
+ * The reference of plain runs: starts with baseline, else control, else contains either
+ * (docs/comparison.md, "The reference").
+ */
 export function pickDefaultReference(conditions: string[]): string | null {
   const lower = conditions.map((c) => [c, c.toLowerCase()] as const);
   const tests: ((name: string) => boolean)[] = [

@@ -34,7 +34,7 @@ import { exampleTraces } from './traces';
 import { FolderWatcher } from './watcher';
 import { openLog, type Logger } from './log';
 import { logIndexPass, logJob } from './log-events';
-// findings & sync (issue 5)
+// findings & sync
 import { FindingsService } from './findings';
 import type { SyncOptions } from './sync/drain';
 import { SyncEngine } from './sync/engine';
@@ -55,7 +55,7 @@ export interface ServiceOptions {
   /** Watch added folders for changes (off for one-shot CLI commands). */
   watch?: boolean;
   indexWorkers?: number;
-  // findings & sync (issue 5)
+  // findings & sync
   /** Where the sync API key lives: safeStorage on desktop; in memory (and env) for CLI/server. */
   secrets?: SecretStore;
   sync?: Partial<SyncOptions>;
@@ -75,7 +75,7 @@ export class PairwiseService {
   readonly jobs: JobManager;
   readonly dataDir: string;
   readonly compare: ComparisonRunner;
-  // findings & sync (issue 5)
+  // findings & sync
   readonly findings: FindingsService;
   readonly sync: SyncEngine;
   private indexPool: WorkerPool | null = null;
@@ -113,7 +113,7 @@ export class PairwiseService {
       this.jobs,
       this.events,
     );
-    // findings & sync (issue 5)
+    // findings & sync
     this.sync = new SyncEngine(
       this.db,
       this.jobs,
@@ -206,14 +206,14 @@ export class PairwiseService {
     'examples:page': (input) => pageExamples(this.db, input),
     'examples:count': (input) => countExamples(this.db, input),
     'examples:detail': (input) => exampleDetail(this.db, input),
-    // workbench UI (issue 4)
+    // workbench UI
     'runs:groupBy': ({ experimentId, field }) => {
       const conditions = groupRunsBy(this.db, experimentId, field);
       this.events.emit('index:changed', { runs: 0 });
       return { conditions };
     },
     'settings:fields': ({ experimentId }) => settingsFields(this.db, experimentId),
-    // actions with a net (issue 17)
+    // actions with a net
     'runs:groupPreview': ({ experimentId, field }) => previewGrouping(this.db, experimentId, field),
     'runs:groupUndo': ({ experimentId }) => {
       const undone = undoGrouping(this.db, experimentId);
@@ -250,7 +250,7 @@ export class PairwiseService {
         rows: countRows(content),
       };
     },
-    // findings & sync (issue 5)
+    // findings & sync
     'findings:list': ({ experimentId }) => this.findings.list(experimentId),
     'findings:create': (settings) => this.findings.create(settings),
     'findings:get': ({ findingId, revision }) => this.findings.get(findingId, revision),

@@ -1,7 +1,7 @@
 /**
- * The paired percentile bootstrap of a mean difference (COMPARISON.md §4, FORMATS.md §1.4):
- * resample the n per-example differences with replacement B times, take the 2.5th and 97.5th
- * percentiles of the resampled means with linear interpolation between order statistics.
+ * The paired percentile bootstrap of a mean difference (docs/comparison.md, "Metrics and
+ * intervals"): resample the n per-example differences with replacement B times, take the 2.5th and
+ * 97.5th percentiles of the resampled means with linear interpolation between order statistics.
  */
 
 import { multinomialInto } from './binomial';

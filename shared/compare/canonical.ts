@@ -1,7 +1,7 @@
 /**
- * Value identity for the checks (COMPARISON.md §2): nested settings become leaf paths, and two
- * values are equal when their canonical JSON is equal (key order ignored, 1 and 1.0 and -0 and
- * 0 the same number, arrays compared element by element in order).
+ * Value identity for the checks (docs/comparison.md, "Checks"): nested settings become leaf paths,
+ * and two values are equal when their canonical JSON is equal (key order ignored, 1 and 1.0 and -0
+ * and 0 the same number, arrays compared element by element in order).
  */
 
 import type { JsonObject, JsonValue } from '../model';

@@ -1,8 +1,8 @@
 /**
- * The field-by-field comparability checks of COMPARISON.md §2. Order (stable, as in
- * check_mechlens.py): model (id, revision, then other keys), dataset (id, revision, split, then
- * others), sae, intervention, generation, config, params, seed, code_commit,
- * metric_definitions.<metric>, examples.ids, examples.inputs; keys sorted within a category.
+ * The field-by-field comparability checks (docs/comparison.md, "Checks"). Order (stable): model
+ * (id, revision, then other keys), dataset (id, revision, split, then others), sae,
+ * intervention, generation, config, params, seed, code_commit, metric_definitions.<metric>,
+ * examples.ids, examples.inputs; keys sorted within a category.
  *
  * A recorded `null` counts as not recorded (ours: a null revision says nothing about the
  * revision). `params` (REPS parameters) is checked like `config`.

@@ -1,8 +1,8 @@
 /**
- * Per-criterion change classes (COMPARISON.md §3): every per-example field is a criterion,
- * counted over every id in either run. Direction comes from metric definitions both runs agree
- * on; undeclared pass/fail outcomes default to pass = better; text and categories only ever
- * "change", they never improve.
+ * Per-criterion change classes (docs/comparison.md, "Examples and criteria"): every per-example
+ * field is a criterion, counted over every id in either run. Direction comes from metric
+ * definitions both runs agree on; undeclared pass/fail outcomes default to pass = better; text and
+ * categories only ever "change", they never improve.
  */
 
 import type { Direction, JsonValue } from '../model';

@@ -1,8 +1,9 @@
 /**
- * Rows for the two CSV exports (COMPARISON.md §7). This module only builds header and row
- * arrays; writing them (RFC 4180 quoting, UTF-8) is the exporter's job with csv-stringify.
- * Text cells that a spreadsheet would run as a formula get a leading single quote; numbers stay
- * numbers; booleans are written as the words true/false; null and absent values as empty cells.
+ * Rows for the two CSV exports (docs/comparison.md, "The report and the CSVs"). This module only
+ * builds header and row arrays; writing them (RFC 4180 quoting, UTF-8) is the exporter's job with
+ * csv-stringify. Text cells that a spreadsheet would run as a formula get a leading single quote;
+ * numbers stay numbers; booleans are written as the words true/false; null and absent values as
+ * empty cells.
  */
 
 import { csvNumber } from '../format';

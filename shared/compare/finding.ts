@@ -1,6 +1,7 @@
 /**
- * What the draft finding is filled in with (COMPARISON.md §5): the protocol as recorded by the
- * runs, and the candidate limitations. The conclusion is always left to the researcher.
+ * What the draft finding is filled in with (docs/findings.md, "The draft"): the protocol as
+ * recorded by the runs, and the candidate limitations. The conclusion is always left to the
+ * researcher.
  */
 
 import type { JsonObject, JsonValue, Role } from '../model';

@@ -1,4 +1,4 @@
-/** The public API of the comparison engine (COMPARISON.md); everything here is pure. */
+/** The public API of the comparison engine (docs/comparison.md); everything here is pure. */
 
 export type * from './types';
 export { toCompareExperiment, toCompareRun } from './types';

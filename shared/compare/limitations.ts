@@ -1,7 +1,8 @@
 /**
- * Candidate limitations of one comparison (COMPARISON.md §5), as sentences a researcher could
- * keep in a finding: declared deviations, unknown checks, metrics without an interval, differences
- * in what was evaluated, and partial coverage. Pairwise lists them; it never concludes.
+ * Candidate limitations of one comparison (docs/findings.md, "The draft"), as sentences a
+ * researcher could keep in a finding: declared deviations, unknown checks, metrics without an
+ * interval, differences in what was evaluated, and partial coverage. Pairwise lists them; it never
+ * concludes.
  */
 
 import { formatSigned } from '../format';

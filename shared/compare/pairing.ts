@@ -1,6 +1,6 @@
 /**
- * Matching examples across two runs by id, never by position or text (COMPARISON.md §3), and
- * the per-example output/behaviour flags.
+ * Matching examples across two runs by id, never by position or text (docs/comparison.md,
+ * "Examples and criteria"), and the per-example output/behaviour flags.
  */
 
 import { compareStrings, jsonEqual } from './canonical';

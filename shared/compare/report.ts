@@ -1,8 +1,9 @@
 /**
- * The comparison report (COMPARISON.md §6): one comparison per pair of runs, and the experiment
- * report that picks the reference, plans the pairs (§1) and adds series, the reproduction table,
- * the noise floor and Holm-adjusted p-values. Deterministic: the same input gives the same JSON
- * text byte for byte (fixed key order, sorted ids and pairs, seeded resampling, no clocks).
+ * The comparison report (docs/comparison.md, "The report and the CSVs"): one comparison per pair of
+ * runs, and the experiment report that picks the reference, plans the pairs and adds series, the
+ * reproduction table, the noise floor and Holm-adjusted p-values. Deterministic: the same input
+ * gives the same JSON text byte for byte (fixed key order, sorted ids and pairs, seeded resampling,
+ * no clocks).
  */
 
 import { DEFAULT_RESAMPLES } from './bootstrap';
@@ -73,9 +74,10 @@ function startsWithWord(name: string, word: string): boolean {
 }
 
 /**
- * The reference condition (COMPARISON.md §1): the one named in `explicit`; else the run with
- * role `reference`; else a name starting with `baseline`, else with `control`, else containing
- * either (case-insensitive); else the first condition by name. Ties go to the first by name.
+ * The reference condition (docs/comparison.md, "The reference"): the one named in `explicit`; else
+ * the run with role `reference`; else a name starting with `baseline`, else with `control`, else
+ * containing either (case-insensitive); else the first condition by name. Ties go to the first by
+ * name.
  */
 export function chooseReference(runs: CompareRun[], explicit?: string): CompareRun {
   const sorted = [...runs].sort((a, b) => compareStrings(a.conditionName, b.conditionName));

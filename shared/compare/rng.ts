@@ -129,9 +129,8 @@ export class Xoshiro128 {
 /**
  * The bootstrap seed of one metric of one pair of runs: SHA-256 of
  * `experiment_id|run_a|run_b|metric` with the two run ids in sorted order, so a comparison and
- * its mirror (reference and candidate swapped) draw exactly the same resamples (FORMATS.md §1.4
- * names the order reference|candidate; sorting is the one change we made to it, so that swapping
- * sides negates the interval exactly).
+ * its mirror (reference and candidate swapped) draw exactly the same resamples, and swapping
+ * sides negates the interval exactly (docs/comparison.md, "Metrics and intervals").
  */
 export function bootstrapSeed(
   experimentId: string,

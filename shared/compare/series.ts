@@ -1,7 +1,7 @@
 /**
  * The experiment-level views beside the pairwise comparisons: series curves over `level`
- * (COMPARISON.md §4), the paper-vs-observed table of a reproduction, and the A/A noise floor
- * from two replicate runs of the reference condition.
+ * (docs/comparison.md, "Runs, series and paper vs observed"), the paper-vs-observed table of a
+ * reproduction, and the A/A noise floor from two replicate runs of the reference condition.
  */
 
 import { compareStrings } from './canonical';

@@ -1,6 +1,6 @@
 /**
  * What a comparison needs of a run and an experiment, and the report it produces
- * (COMPARISON.md §6: snake_case, every field present, `null` for unknown or absent values).
+ * (docs/comparison.md, "The report and the CSVs": snake_case, `null` for unknown or absent values).
  *
  * Examples come as rows (one object per example). The comparison indexes each run's rows by id
  * once (cached per examples array) and does its numeric work on Float64Arrays, so a columnar
@@ -61,7 +61,9 @@ export interface CompareOptions {
 }
 
 export interface ReportOptions extends CompareOptions {
-  /** Condition name of the reference; chosen by COMPARISON.md §1 when absent. */
+  /**
+   * Condition name of the reference; chosen as in docs/comparison.md, "The reference", when absent.
+   */
   reference?: string;
   /** Extra runs per condition name (replicates); two of the reference's give the noise floor. */
   replicates?: Record<string, CompareRun[]>;
@@ -165,7 +167,7 @@ export interface Power {
   n_for_observed: number | null;
 }
 
-/** The power hint sits flat in `paired` (`paired.mde`, `paired.n_for_observed`), as issue 6 asks. */
+/** The power hint sits flat in `paired` (`paired.mde`, `paired.n_for_observed`). */
 export interface PairedDifference extends Power {
   n: number;
   difference: number | null;

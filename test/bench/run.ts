@@ -181,7 +181,7 @@ async function measureLibrary(
   return result;
 }
 
-/** The renderer phase needs the explorer UI (issue 10: skip it until someone builds it). */
+/** The renderer phase needs the explorer UI, and is skipped where it is missing. */
 function hasExplorerUi(): boolean {
   return fs.existsSync(path.resolve(__dirname, '../../renderer/features/examples'));
 }

@@ -11,9 +11,10 @@ import { makeService, type Harness } from '../fixtures/service';
 import { tempDir } from '../fixtures/tmp';
 
 /**
- * COMPARISON.md §7 against hostile data: every text cell that a spreadsheet would run as a
- * formula starts with a single quote, numbers stay numbers, and no cell's line break can split a
- * row (which would put the rest of a cell at the start of a new row, unescaped).
+ * The CSV exports (docs/comparison.md, "The report and the CSVs") against hostile data: every text
+ * cell that a spreadsheet would run as a formula starts with a single quote, numbers stay numbers,
+ * and no cell's line break can split a row (which would put the rest of a cell at the start of a
+ * new row, unescaped).
  */
 
 const FORMULA = /^[=+\-@\t\r]|^\s+[=+\-@]/;
@@ -116,7 +117,7 @@ function checkExamples(content: string): void {
   }
 }
 
-describe('CSV exports of hostile data (COMPARISON.md §7)', () => {
+describe('CSV exports of hostile data', () => {
   it('quotes formula-leading cells and keeps rows whole: CLI compare --format csv and summary-csv', () => {
     const t = tempDir();
     cleanups.push(t.cleanup);

@@ -275,7 +275,7 @@ function accepts(host: string, port: number): Promise<boolean> {
   });
 }
 
-describe('browser host, hostile callers (issue 7)', () => {
+describe('browser host, hostile callers', () => {
   it("listens on 127.0.0.1 only: not on the machine's other addresses, nor on ::1", async () => {
     harness = await makeServer();
     const { port } = harness.server;

@@ -14,9 +14,9 @@ import { reportKey } from '../compare/store';
 import type { Db } from '../db/open';
 
 /**
- * The draft a finding starts from (COMPARISON.md §5): question and claim from the declaration,
- * the protocol as the runs record it, candidate limitations to accept or dismiss, and the
- * evidence snapshot. The conclusion starts empty: Pairwise never writes one.
+ * The draft a finding starts from (docs/findings.md, "The draft"): question and claim from the
+ * declaration, the protocol as the runs record it, candidate limitations to accept or dismiss, and
+ * the evidence snapshot. The conclusion starts empty: Pairwise never writes one.
  */
 
 export interface Evidence {

@@ -18,7 +18,10 @@ export interface SourceRecord {
 
 const seedKeys = new Set(['seed', 'random_seed']);
 
-/** Our own condition identity for formats without one: the settings minus any seed (FORMATS.md §0). */
+/**
+ * Our own condition identity for formats without one: the settings minus any seed
+ * (docs/architecture.md, "The common model").
+ */
 function settingsIdentity(run: ImportedRun): string {
   const stripped: Record<string, JsonValue> = {};
   for (const [section, value] of Object.entries(run.settings)) {

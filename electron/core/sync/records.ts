@@ -4,10 +4,10 @@ import { sha256Files } from '../ingest/hash';
 import { listRuns } from '../library';
 
 /**
- * The run record sent to POST /api/v1/runs. A MechLens run is sent exactly as its file holds
- * it (FORMATS.md §1.3), as long as the file still has the bytes that were indexed; any other
- * run, or a file changed since indexing, is sent in the MechLens shape rebuilt from the index,
- * so the body always matches the source sha256 recorded with it.
+ * The run record sent to POST /api/v1/runs. A MechLens run is sent exactly as its file holds it
+ * (docs/sync.md, "Protocol"), as long as the file still has the bytes that were indexed; any other
+ * run, or a file changed since indexing, is sent in the MechLens shape rebuilt from the index, so
+ * the body always matches the source sha256 recorded with it.
  */
 
 interface RunDbRow {

@@ -52,7 +52,7 @@ describe('planPairs', () => {
 });
 
 describe('compareRuns', () => {
-  it('fills every field of the §6 shape, with nulls rather than omissions', () => {
+  it('fills every field of the report shape, with nulls rather than omissions', () => {
     const experiment = makeExperiment({ deviations: ['Fewer prompts than planned'] });
     const comparison = compareRuns(
       experiment,

@@ -26,7 +26,7 @@ function run(examples: Partial<ImportedExample>[]) {
   return imported;
 }
 
-describe('per-run limits and stored text (issue 7)', () => {
+describe('per-run limits and stored text', () => {
   it('refuses a run with more examples than the limit before building any of them', () => {
     // A sparse list: its length is what counts, so this costs no memory.
     const record = mechlensRecord();

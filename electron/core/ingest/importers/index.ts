@@ -18,9 +18,10 @@ import { importPromptfoo, isPromptfooOutput } from './promptfoo';
 import { importRepsRun } from './reps';
 
 /**
- * Chooses an importer by content (FORMATS.md §5). A file no importer recognises is skipped
- * silently; a recognised file that cannot be imported is an ImportProblem tagged with the
- * importer's name. Nothing else escapes: an unexpected error is reported as a Pairwise bug.
+ * Chooses an importer by content (docs/architecture.md, "Which importer reads a file"). A file no
+ * importer recognises is skipped silently; a recognised file that cannot be imported is an
+ * ImportProblem tagged with the importer's name. Nothing else escapes: an unexpected error is
+ * reported as a Pairwise bug.
  */
 
 /** Bump an importer's version when its output changes, so stored sources are imported again. */

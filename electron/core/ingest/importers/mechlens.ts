@@ -18,9 +18,9 @@ import { compact, int, isRecord, jsonObject, str, utcIso } from './json-values';
 
 /**
  * MechLens local run records (`.mechlens/runs/<run-id>.json`). The key layout is inferred
- * (FORMATS.md §1.2), so everything beyond the example list is read tolerantly: a value of the
- * wrong shape becomes a warning, never a failed import. The examples are what comparisons
- * match on, so a malformed example list rejects the run with a message naming the example.
+ * (docs/formats-mechlens.md), so everything beyond the example list is read tolerantly: a value of
+ * the wrong shape becomes a warning, never a failed import. The examples are what comparisons match
+ * on, so a malformed example list rejects the run with a message naming the example.
  */
 
 export const expectationSchema = z.enum(['increase', 'decrease', 'no_effect']);
@@ -205,7 +205,8 @@ export function readExampleBatch(
         );
       }
     }
-    // FORMATS.md §1.2: a `fields` object when present, else every other key is a field.
+    // A `fields` object when present, else every other key is a field (docs/formats-mechlens.md,
+    // "Examples").
     const fieldValues = isRecord(fields)
       ? fields
       : fields === undefined

@@ -29,8 +29,8 @@ function suiteKey(results: Record<string, unknown>[]): string {
 }
 
 /**
- * promptfoo `-o output.json` exports (FORMATS.md §4.3). Each result's `promptIdx` indexes the
- * summary's `prompts`, and promptfoo makes one entry there per prompt × provider pair, so one
+ * promptfoo `-o output.json` exports (docs/formats-promptfoo.md). Each result's `promptIdx` indexes
+ * the summary's `prompts`, and promptfoo makes one entry there per prompt × provider pair, so one
  * promptIdx is one column of promptfoo's own results table: one run here.
  */
 

@@ -23,9 +23,9 @@ interface SampleCalls {
 }
 
 /**
- * Folds an events.jsonl stream (FORMATS.md §2.2) record by record into what the importer needs,
- * the way REPS's own CardProjection does, so the stream can stand in for a missing or stale
- * run.json ("the stream wins on disagreement").
+ * Folds an events.jsonl stream (docs/formats-reps.md, "The event stream") record by record into
+ * what the importer needs, the way REPS's own CardProjection does, so the stream can stand in for a
+ * missing or stale run.json ("the stream wins on disagreement").
  */
 export class RepsStream {
   records = 0;

@@ -68,7 +68,10 @@ async function readCard(path: string, ctx: ImportContext): Promise<Card> {
   return value;
 }
 
-/** REPS has no projects (FORMATS.md §2.5): the data dir that holds `runs/` names the project. */
+/**
+ * REPS has no projects: the data dir that holds `runs/` names the project (docs/formats-reps.md,
+ * "Projects").
+ */
 function projectOf(runDir: string): string {
   const runsDir = dirname(dirname(runDir));
   return basename(runsDir) === 'runs' ? basename(dirname(runsDir)) || 'reps' : 'reps';
@@ -97,7 +100,7 @@ function definitionsOf(list: unknown): Record<string, MetricDefinition> {
   for (const item of list) {
     const name = isRecord(item) ? str(item.name) : null;
     if (!isRecord(item) || name === null) continue;
-    // REPS declarations carry no direction (FORMATS.md §2.5).
+    // REPS declarations carry no direction (docs/formats-reps.md, "Results").
     definitions[name] = {
       label: str(item.label),
       description: str(item.description),
@@ -181,7 +184,7 @@ async function loadSources(
   return { card, stream };
 }
 
-/** Declared results only (FORMATS.md §2.3), from the stream when there is one. */
+/** Declared results only, from the stream when there is one (docs/formats-reps.md, "Results"). */
 function resultsOf(
   definitions: Record<string, MetricDefinition>,
   stream: RepsStream | null,
@@ -205,8 +208,8 @@ function resultsOf(
 }
 
 /**
- * One REPS run directory (FORMATS.md §2) → one run. The stream is the evidence and run.json a
- * cache of it, so every value is taken from the stream when there is one and from the card
+ * One REPS run directory (docs/formats-reps.md) → one run. The stream is the evidence and run.json
+ * a cache of it, so every value is taken from the stream when there is one and from the card
  * otherwise; `workspace/` is never read.
  */
 export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promise<ImportedRun[]> {
