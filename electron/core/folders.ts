@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
 import type { Db } from './db/open';
@@ -64,4 +65,19 @@ export function removeFolder(db: Db, folder: string): Removal & { removed: boole
     const info = db.prepare(`DELETE FROM folders WHERE path = ?`).run(folder);
     return { ...plan, removed: info.changes > 0 };
   })();
+}
+
+/** Adds (or re-adds) a folder to index, watched or not. */
+export function addFolder(db: Db, folder: string, watch: boolean): void {
+  db.prepare(
+    `INSERT INTO folders (path, watched, added_at) VALUES (?, ?, ?)
+     ON CONFLICT(path) DO UPDATE SET watched = excluded.watched`,
+  ).run(folder, watch ? 1 : 0, new Date().toISOString());
+}
+
+/** The watched folders still on disk, to watch again when the library opens. */
+export function watchedFolders(db: Db): string[] {
+  return (db.prepare(`SELECT path FROM folders WHERE watched = 1`).all() as { path: string }[])
+    .map((r) => r.path)
+    .filter((p) => fs.existsSync(p) && fs.statSync(p).isDirectory());
 }
