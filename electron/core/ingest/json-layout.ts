@@ -37,7 +37,12 @@ function describeByte(byte: number): string {
 
 type State = 'start' | 'key' | 'colon' | 'value' | 'after';
 
-/** Returns the layout, or null when the document is not a JSON object (another reader's job). */
+/**
+ * Returns the layout, or null when the document is not a JSON object (another reader's job).
+ * One function on purpose: it is a byte-level state machine run over files of hundreds of MB,
+ * and its state (depth, string, escape, key) lives in locals the loop updates per byte; split
+ * into calls, that state would have to travel through objects on every byte.
+ */
 export function scanJsonObject(
   fd: number,
   size: number,

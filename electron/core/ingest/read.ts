@@ -405,7 +405,9 @@ export interface JsonLinesResult {
 /**
  * Streams a JSON Lines file (plain, or `.zst`), calling onRecord per non-blank line. A bad
  * line in the middle fails the file with its line number; a bad LAST line is what a writer
- * that is still running leaves behind, so it becomes a warning and the rest is kept.
+ * that is still running leaves behind, so it becomes a warning and the rest is kept. Long on
+ * purpose: the line splitter, the UTF-8 check and the held-back last line share per-chunk
+ * state in locals that the streaming loop updates for every chunk of a multi-GB file.
  */
 export async function readJsonLines(
   path: string,
