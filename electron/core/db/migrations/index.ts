@@ -6,6 +6,7 @@ import { m005FtsDetailColumn } from './005-fts-detail-column';
 import { m006ExplorerSortIndexes } from './006-explorer-sort-indexes';
 import { m007BulkFts } from './007-bulk-fts';
 import { m008CompactPairRows } from './008-compact-pair-rows';
+import { m009PairDeltas } from './009-pair-deltas';
 
 export interface Migration {
   version: number;
@@ -23,6 +24,7 @@ export const migrations: Migration[] = [
   m006ExplorerSortIndexes,
   m007BulkFts,
   m008CompactPairRows,
+  m009PairDeltas,
 ];
 
 export const latestVersion = migrations.length;
