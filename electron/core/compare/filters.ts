@@ -67,13 +67,28 @@ export function countFromSummary(db: Db, scope: PairScope, filter: Filter): numb
 }
 
 /**
- * A user's search as FTS5 syntax: every word must appear (in input or output), each word quoted,
- * so their quotes and operators are text, never syntax. Words are cut where the unicode61
- * tokenizer cuts them; null when the search has no word characters at all.
+ * A user's search as FTS5 syntax: every word must begin a word of the input or output (so a
+ * word still being typed already finds), each word quoted, so their quotes and operators are
+ * text, never syntax. Words are cut where the unicode61 tokenizer cuts them; null when the
+ * search has no word characters at all.
  */
 export function ftsQuery(search: string): string | null {
   const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
-  return words ? words.map((w) => `"${w}"`).join(' ') : null;
+  return words ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
+/**
+ * A search with no space in it may be (part of) an example id, which the full-text index does
+ * not hold: such a search also matches the ids that contain it, ignoring ASCII case.
+ */
+function idClause(search: string): Clause | null {
+  const text = search.trim();
+  if (!text || /\s/.test(text)) return null;
+  return {
+    sql: `pr.example_id LIKE ? ESCAPE '\\'`,
+    params: [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],
+    narrows: false,
+  };
 }
 
 /**
@@ -221,7 +236,16 @@ export function whereClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode
   if (f.side) add({ sql: 'pr.side = ?', params: [f.side], narrows: false });
   if (f.changeClass) add(classClause(db, scope, f, mode));
   const query = f.search ? ftsQuery(f.search) : null;
-  if (query) add(searchClause(db, scope, query, mode));
+  const text = query ? searchClause(db, scope, query, mode) : null;
+  const ids = f.search ? idClause(f.search) : null;
+  if (text && ids)
+    // Either may match: the row is tested as the walk goes.
+    add({
+      sql: `(${text.sql} OR ${ids.sql})`,
+      params: [...text.params, ...ids.params],
+      narrows: false,
+    });
+  else if (text ?? ids) add((text ?? ids)!);
   else if (f.search && f.search.trim()) add({ sql: '0', params: [], narrows: true });
   return { sql: clauses.join(' AND '), params, narrows };
 }

@@ -34,9 +34,9 @@ afterAll(async () => {
 
 describe('explorer search', () => {
   it('turns what a person types into all-words FTS syntax, never operators', () => {
-    expect(ftsQuery("can't help")).toBe('"can" "t" "help"');
-    expect(ftsQuery('" OR NEAR(x')).toBe('"OR" "NEAR" "x"');
-    expect(ftsQuery('refusé 42')).toBe('"refusé" "42"');
+    expect(ftsQuery("can't help")).toBe('"can"* "t"* "help"*');
+    expect(ftsQuery('" OR NEAR(x')).toBe('"OR"* "NEAR"* "x"*');
+    expect(ftsQuery('refusé 42')).toBe('"refusé"* "42"*');
     expect(ftsQuery('*** ---')).toBeNull();
   });
 });
