@@ -88,6 +88,8 @@ export const experimentRowSchema = z.object({
   runs: z.number(),
   examples: z.number(),
   formats: z.array(z.string()),
+  /** When its latest run finished (else its file's time): the app starts on the latest. */
+  lastRunAt: z.string().nullable(),
 });
 
 export const conditionRowSchema = z.object({

@@ -6,6 +6,7 @@ import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
 import { downloadText, fmt } from '../../format';
 import { useApp } from '../../store';
+import { PairTitle } from './PairTitle';
 import { ensureComparison } from '../../sync';
 import { ChecksTable } from './ChecksTable';
 import { Coverage, CriteriaTable } from './CoverageCriteria';
@@ -229,10 +230,10 @@ export function ComparisonView() {
           {comparison ? (
             <>
               <section className="card">
-                <h3>
-                  {comparison.candidate.condition} <span className="muted">vs</span>{' '}
-                  {comparison.reference.condition}
-                </h3>
+                <PairTitle
+                  reference={comparison.reference.condition}
+                  candidate={comparison.candidate.condition}
+                />
                 <MetricsTable comparison={comparison} noise={report.noise_floor} />
               </section>
               <div className="two-up">
