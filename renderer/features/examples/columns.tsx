@@ -1,7 +1,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { numericValue, passValue } from '../../../shared/compare/criteria';
 import type { Direction, JsonValue } from '../../../shared/model';
-import { plain, signed } from '../../format';
+import { plain } from '../../format';
 import type { ExamplesSort } from '../../store/workbench';
 import { excerpt, highlight } from './highlight';
 import type { PairRow } from './usePairPages';
@@ -41,6 +41,11 @@ export interface GridCriterion {
   kind?: string;
 }
 
+/** A difference to three significant digits with its sign: +0.5, -1, +1.23e+6. */
+function signedShort(delta: number): string {
+  return `${delta > 0 ? '+' : ''}${Number(delta.toPrecision(3))}`;
+}
+
 /** candidate − reference as the core computes it for sorting, or null. */
 export function rowDelta(row: PairRow, criterion: GridCriterion): number | null {
   const v = row.values[criterion.field];
@@ -74,7 +79,9 @@ function criterionColumn(criterion: GridCriterion) {
       return (
         <span className={`class class-${cls}`} title={`${cls.replace('_', ' ')}: ${text}`}>
           {text}
-          {delta !== null && delta !== 0 ? <span className="delta"> ({signed(delta)})</span> : null}
+          {delta !== null && delta !== 0 ? (
+            <span className="delta"> ({signedShort(delta)})</span>
+          ) : null}
         </span>
       );
     },
