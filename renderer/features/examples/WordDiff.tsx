@@ -70,7 +70,7 @@ export function WordDiff({
           <span className="muted small" data-testid="change-position">
             {current >= 0
               ? `change ${current + 1} of ${changes.length}`
-              : `${changes.length} changes`}
+              : `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}`}
           </span>
         </div>
       ) : null}
