@@ -78,12 +78,13 @@ export function ftsQuery(search: string): string | null {
 }
 
 /**
- * A search with no space in it may be (part of) an example id, which the full-text index does
- * not hold: such a search also matches the ids that contain it, ignoring ASCII case.
+ * A search may be (part of) an example id, which the full-text index does not hold (`syc-0035`,
+ * or a promptfoo test's description): it also matches the ids that contain it, ignoring ASCII
+ * case.
  */
 function idClause(search: string): Clause | null {
   const text = search.trim();
-  if (!text || /\s/.test(text)) return null;
+  if (!text) return null;
   return {
     sql: `pr.example_id LIKE ? ESCAPE '\\'`,
     params: [`%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`],

@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 
 /**
  * Where a search hits a text, the way the core matches it: each word the user typed at the
- * start of a word of the text (any case), and a search with no space anywhere inside an id.
+ * start of a word of the text (any case), and the whole search anywhere inside an id.
  */
 export function searchPattern(search: string | undefined, asId = false): RegExp | null {
   const text = search?.trim() ?? '';
   if (!text) return null;
   const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  if (asId) return /\s/.test(text) ? null : new RegExp(escape(text), 'gi');
+  if (asId) return new RegExp(escape(text), 'gi');
   const words = text.match(/[\p{L}\p{N}\p{Mn}]+/gu);
   if (!words) return null;
   return new RegExp(`(?<![\\p{L}\\p{N}\\p{Mn}])(?:${words.map(escape).join('|')})`, 'giu');
