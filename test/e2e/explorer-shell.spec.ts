@@ -153,6 +153,21 @@ test('the address keeps view, experiment, pair, filters, sort and example: reloa
   await page.goto('about:blank');
   await page.goto(link);
   await restored(page);
+
+  // The finding picked is in the address too: two findings, the first one picked, reloaded.
+  await page.getByRole('button', { name: 'Findings', exact: true }).click();
+  await page.getByRole('button', { name: 'New finding' }).click();
+  await expect(page).toHaveURL(/#\/findings\?.*finding=/, { timeout: 30_000 });
+  const firstUrl = page.url();
+  await page.getByRole('button', { name: 'New finding' }).click();
+  await expect.poll(() => page.url(), { timeout: 30_000 }).not.toBe(firstUrl);
+  const picker = page.getByLabel('Finding', { exact: true });
+  const firstId = new URL(firstUrl).hash.match(/finding=([^&]+)/)![1]!;
+  await picker.selectOption(decodeURIComponent(firstId));
+  await page.reload();
+  await expect(page.getByLabel('Finding', { exact: true })).toHaveValue(
+    decodeURIComponent(firstId),
+  );
 });
 
 test('long condition names: short names with the full text on hover, and every toolbar button reachable at 1024×700', async ({
