@@ -6,6 +6,7 @@ import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
 import { downloadText, fmt } from '../../format';
 import { useApp } from '../../store';
+import { PairPicker } from './PairPicker';
 import { PairTitle } from './PairTitle';
 import { ensureComparison } from '../../sync';
 import { ChecksTable } from './ChecksTable';
@@ -156,19 +157,7 @@ export function ComparisonView() {
       <header className="toolbar">
         <h2>Comparison</h2>
         <ExperimentPicker />
-        {report ? (
-          <select
-            aria-label="Pair"
-            value={pair}
-            onChange={(e) => selectPair(Number(e.target.value))}
-          >
-            {report.comparisons.map((c, i) => (
-              <option key={`${c.candidate.condition}-${c.reference.condition}`} value={i}>
-                {c.candidate.condition} vs {c.reference.condition}
-              </option>
-            ))}
-          </select>
-        ) : null}
+        {report ? <PairPicker report={report} pair={pair} onChange={selectPair} /> : null}
         <span className="spacer" />
         <button className="secondary" disabled={!comparison} onClick={() => void copyMarkdown()}>
           Copy as Markdown

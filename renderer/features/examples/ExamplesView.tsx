@@ -5,6 +5,7 @@ import { shortPair } from '../../labels';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
+import { PairPicker } from '../comparison/PairPicker';
 import { ReferenceNote } from '../comparison/ReferenceNote';
 import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
 import { pairColumns, type HeaderSort } from './columns';
@@ -130,25 +131,7 @@ export function ExamplesView() {
       <header className="toolbar wrap">
         <h2>Examples</h2>
         <ExperimentPicker />
-        <select
-          aria-label="Pair"
-          value={pair}
-          title={`${comparison.candidate.condition} vs ${comparison.reference.condition}`}
-          onChange={(e) => selectPair(Number(e.target.value))}
-        >
-          {loaded.report.comparisons.map((c, i) => {
-            const short = shortPair(c.reference.condition, c.candidate.condition);
-            return (
-              <option
-                key={`${c.candidate.condition}-${c.reference.condition}`}
-                value={i}
-                title={`${c.candidate.condition} vs ${c.reference.condition}`}
-              >
-                {short.candidate} vs {short.reference}
-              </option>
-            );
-          })}
-        </select>
+        <PairPicker report={loaded.report} pair={pair} onChange={selectPair} />
         {names.shared ? (
           <span className="muted small label-cut" title={names.shared}>
             {names.shared}
