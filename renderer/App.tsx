@@ -1,6 +1,7 @@
 import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { isDesktop, pickFolder, request } from './api';
 import { StatusBar } from './components/StatusBar';
+import { useOverflowTitles } from './components/useOverflowTitles';
 import { Toasts } from './components/Toasts';
 import { LibraryView } from './features/library/LibraryView';
 import { ProblemsView } from './features/library/ProblemsView';
@@ -141,6 +142,7 @@ export function App() {
   useEffect(() => startSync(), []);
   useGlobalShortcuts();
   usePrefetchViews();
+  useOverflowTitles();
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">

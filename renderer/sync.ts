@@ -11,8 +11,25 @@ export async function refreshLibrary(): Promise<void> {
   const state = useApp.getState();
   state.setLibrary({ summary, runs, problems });
   state.setExperiments(experiments);
-  if (!state.experimentId && experiments[0]) state.selectExperiment(experiments[0].id);
+  const start = startExperiment(experiments);
+  if (!state.experimentId && start) state.selectExperiment(start);
   await refreshExperiment();
+}
+
+/**
+ * Where the app opens: the experiment run most recently among those with examples to look at,
+ * never one with none while another has some (its views would only say that nothing matches).
+ * A library of metrics alone opens on its latest experiment.
+ */
+export function startExperiment(
+  experiments: readonly { id: string; examples: number; lastRunAt: string | null }[],
+): string | null {
+  const latest = (list: typeof experiments) =>
+    list.reduce<(typeof experiments)[number] | null>(
+      (best, e) => (!best || (e.lastRunAt ?? '') > (best.lastRunAt ?? '') ? e : best),
+      null,
+    );
+  return (latest(experiments.filter((e) => e.examples > 0)) ?? latest(experiments))?.id ?? null;
 }
 
 export async function refreshJobs(): Promise<void> {

@@ -77,6 +77,8 @@ export const experimentRowSchema = z.object({
   runs: z.number(),
   examples: z.number(),
   formats: z.array(z.string()),
+  /** When its latest run finished (else its file's time): the app starts on the latest. */
+  lastRunAt: z.string().nullable(),
 });
 
 export const conditionRowSchema = z.object({
@@ -262,7 +264,14 @@ export const requests = {
         reportKey: id,
         pair: z.number().int().min(0),
         filter: examplesFilterSchema.default({}),
-        sort: z.enum(['example_id', 'output_changed', 'behavior_changed']).default('example_id'),
+        sort: z
+          .enum(['example_id', 'output_changed', 'behavior_changed', 'delta'])
+          .default('example_id'),
+        /**
+         * With sort 'delta': the criterion whose per-example difference (candidate − reference)
+         * orders the rows; rows with no numeric difference come after, by example id.
+         */
+        sortCriterion: z.string().max(10_000).optional(),
         descending: z.boolean().default(false),
         after: z.string().max(2000).nullable().default(null),
         limit: z.number().int().min(1).max(1000).default(200),

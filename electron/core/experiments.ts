@@ -15,6 +15,7 @@ interface ExperimentRow {
   deviations: string;
   reproduces: string | null;
   declared: number;
+  last_run_at?: string | null;
 }
 
 interface ConditionOverride {
@@ -155,7 +156,8 @@ function earliestCondition(rows: ConditionRow[]): string | null {
 export function listExperiments(db: Db): RequestOutput<'experiments:list'> {
   const rows = db
     .prepare(
-      `SELECT e.id, e.project_id AS project, e.name, e.question, e.claim, e.deviations, e.reproduces, e.declared
+      `SELECT e.id, e.project_id AS project, e.name, e.question, e.claim, e.deviations, e.reproduces, e.declared,
+              (SELECT MAX(r.sort_time) FROM runs r WHERE r.experiment_id = e.id) AS last_run_at
        FROM experiments e WHERE EXISTS (SELECT 1 FROM runs r WHERE r.experiment_id = e.id) ORDER BY e.project_id, e.name`,
     )
     .all() as ExperimentRow[];
@@ -177,6 +179,7 @@ export function listExperiments(db: Db): RequestOutput<'experiments:list'> {
         0,
       ),
       formats: [...new Set(conditions.flatMap((c) => c.runs.map((r) => r.format)))].sort(),
+      lastRunAt: e.last_run_at ?? null,
     };
   });
 }

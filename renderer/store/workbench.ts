@@ -13,6 +13,30 @@ export interface LoadedReport {
   report: Report;
 }
 
+/**
+ * The order of the examples table: by a column the core sorts by, or (`delta`) by how far each
+ * example moved under `criterion`.
+ */
+export interface ExamplesSort {
+  key: 'example_id' | 'output_changed' | 'behavior_changed' | 'delta';
+  criterion?: string;
+  descending: boolean;
+}
+
+export const defaultSort: ExamplesSort = { key: 'example_id', descending: false };
+
+/** What the address restores: everything but data the core holds. */
+export interface RouteState {
+  view: AppState['view'];
+  experimentId: string | null;
+  runPair: RunPair | null;
+  pair: number;
+  filter: ExamplesFilter;
+  sort: ExamplesSort;
+  exampleId: string | null;
+  findingId: string | null;
+}
+
 /** Two runs picked in the library, compared whatever their experiments. */
 export interface RunPair {
   baseline: string;
@@ -32,6 +56,13 @@ export interface WorkbenchSlice {
   findingId: string | null;
   /** Bumped when the filter is replaced from outside the filter bar (a dashboard link). */
   filterEpoch: number;
+  sort: ExamplesSort;
+  /** The example picked in the examples table; null shows the first row. */
+  exampleId: string | null;
+  setSort(sort: ExamplesSort): void;
+  selectExample(exampleId: string | null): void;
+  /** Puts back a screen from the address (a reload, back/forward, a pasted link). */
+  restoreRoute(route: RouteState): void;
   setExperiments(experiments: ExperimentRow[]): void;
   selectExperiment(id: string | null): void;
   compareRuns(pair: RunPair): void;
@@ -54,6 +85,8 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
   filter: {},
   filterEpoch: 0,
   findingId: null,
+  sort: defaultSort,
+  exampleId: null,
   setExperiments: (experiments) => set({ experiments }),
   selectExperiment: (experimentId) =>
     set((s) =>
@@ -67,6 +100,8 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
             pair: 0,
             filter: {},
             findingId: null,
+            sort: defaultSort,
+            exampleId: null,
           },
     ),
   compareRuns: (runPair) =>
@@ -78,13 +113,39 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
       pair: 0,
       filter: {},
       findingId: null,
+      sort: defaultSort,
+      exampleId: null,
       view: 'comparison',
     }),
   setConditions: (conditions) => set({ conditions }),
   setReport: (report) => set({ report }),
-  selectPair: (pair) => set({ pair }),
-  setFilter: (filter) => set({ filter }),
+  selectPair: (pair) => set((s) => (s.pair === pair ? s : { pair, exampleId: null })),
+  setFilter: (filter) => set({ filter, exampleId: null }),
+  setSort: (sort) => set({ sort, exampleId: null }),
+  selectExample: (exampleId) => set({ exampleId }),
+  restoreRoute: (route) =>
+    set((s) => {
+      const experimentId = route.runPair
+        ? pairExperimentId(route.runPair.baseline, route.runPair.candidate)
+        : route.experimentId;
+      const sameData = s.experimentId === experimentId;
+      return {
+        ...route,
+        experimentId,
+        ...(sameData ? {} : { conditions: [], report: null }),
+        filterEpoch:
+          JSON.stringify(s.filter) === JSON.stringify(route.filter)
+            ? s.filterEpoch
+            : s.filterEpoch + 1,
+      };
+    }),
   openFinding: (findingId) => set({ findingId, view: 'findings' }),
   openExamples: (pair, filter) =>
-    set((s) => ({ pair, filter, view: 'examples', filterEpoch: s.filterEpoch + 1 })),
+    set((s) => ({
+      pair,
+      filter,
+      exampleId: null,
+      view: 'examples',
+      filterEpoch: s.filterEpoch + 1,
+    })),
 });

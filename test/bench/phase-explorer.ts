@@ -34,7 +34,7 @@ export interface ExplorerQuery {
 
 type PageInput = ParsedInput<'examples:page'>;
 type Query = { label: string; kind: 'filter' | 'sort' } & Partial<
-  Pick<PageInput, 'filter' | 'sort' | 'descending'>
+  Pick<PageInput, 'filter' | 'sort' | 'sortCriterion' | 'descending'>
 >;
 
 /**
@@ -100,6 +100,22 @@ function explorerQueries(): Query[] {
       sort,
       descending,
     });
+  // By how far each example moved: largest regressions first, and the other end.
+  for (const descending of [false, true])
+    queries.push({
+      label: `sort by score difference ${descending ? 'desc' : 'asc'}`,
+      kind: 'sort',
+      sort: 'delta',
+      sortCriterion: 'score',
+      descending,
+    });
+  queries.push({
+    label: 'sort by score difference, output changed',
+    kind: 'sort',
+    sort: 'delta',
+    sortCriterion: 'score',
+    filter: { outputChanged: true },
+  });
   const filtered: [string, PageInput['filter']][] = [
     ['refused regressed', { criterion: 'refused', changeClass: 'regressed' }],
     ['output changed', { outputChanged: true }],
@@ -129,6 +145,7 @@ export async function explorerPhase(args: ExplorerArgs): Promise<{ done: number 
         pair: 0,
         filter: query.filter ?? {},
         sort: query.sort ?? 'example_id',
+        ...(query.sortCriterion !== undefined ? { sortCriterion: query.sortCriterion } : {}),
         countTotal: false,
         descending: query.descending ?? false,
         after: null,

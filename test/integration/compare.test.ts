@@ -134,6 +134,44 @@ describe('comparisons through the service', () => {
     expect(side.rows.map((r) => r.example_id)).toEqual(['ex-041']);
   });
 
+  it('sorts the examples by how far they moved under a criterion, largest regression first', async () => {
+    harness = makeService();
+    const root = path.join(harness.dir, 'lib');
+    writeMechlensRun(root, {
+      id: 'ref',
+      name: 'reference',
+      examples: examples(6, () => ({ score: 5, verdict: 'ok' })),
+    });
+    writeMechlensRun(root, {
+      id: 'steer',
+      name: 'steer',
+      experiment: { id: 'exp-test', role: 'intervention' },
+      // ex-001 has no score on this side: it has no difference and is listed last.
+      examples: examples(6, (i) =>
+        i === 0 ? { verdict: 'ok' } : { score: [5, 2, 7, 4, 5][i - 1]!, verdict: 'ok' },
+      ),
+    });
+    await harness.service.index([root]);
+    const { key } = await harness.service.compare.run({ experimentId: 'exp-test', resamples: 200 });
+    type Page = { rows: { example_id: string }[]; next: string | null };
+    const ids: string[] = [];
+    let after: string | null = null;
+    do {
+      const page: Page = await call<Page>('examples:page', {
+        reportKey: key,
+        pair: 0,
+        sort: 'delta',
+        sortCriterion: 'score',
+        limit: 2,
+        after,
+      });
+      ids.push(...page.rows.map((r) => r.example_id));
+      after = page.next;
+    } while (after);
+    // Differences: ex-002 0, ex-003 −3, ex-004 +2, ex-005 −1, ex-006 0.
+    expect(ids).toEqual(['ex-003', 'ex-005', 'ex-002', 'ex-006', 'ex-004', 'ex-001']);
+  });
+
   it('a hand-picked reference survives a re-index and changes the comparison', async () => {
     harness = makeService();
     const root = library(harness.dir);

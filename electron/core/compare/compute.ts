@@ -11,6 +11,7 @@ import type { ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment, CriterionClass, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
+import { exampleDelta } from './delta';
 import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
 
 export interface CompareTask {
@@ -58,6 +59,11 @@ export interface PairRows {
   criteria: string[];
   /** classes[c][k]: the class of example k under criterion c. */
   classes: CriterionClass[][];
+  /**
+   * deltas[c][k]: candidate − reference of example k under criterion c when both values are
+   * numbers (pass/fail outcomes as 1/0), else NaN. The explorer sorts by it.
+   */
+  deltas: Float64Array[];
 }
 
 export interface CompareResult {
@@ -92,6 +98,7 @@ function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): Pai
     behaviorChanged: new Uint8Array(n),
     criteria: rules.map((r) => r.field),
     classes: rules.map(() => new Array<CriterionClass>(n)),
+    deltas: rules.map(() => new Float64Array(n)),
   };
   for (let k = 0; k < n; k++) {
     const a = pairing.allReference[k];
@@ -105,7 +112,10 @@ function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): Pai
       rows.outputChanged[k] = outputChanged(a, b) ? 1 : 0;
       rows.behaviorChanged[k] = behaviorChanged(a, b) ? 1 : 0;
     }
-    rules.forEach((rule, c) => (rows.classes[c]![k] = classifyExample(rule, a, b)));
+    rules.forEach((rule, c) => {
+      rows.classes[c]![k] = classifyExample(rule, a, b);
+      rows.deltas[c]![k] = exampleDelta(rule, a, b);
+    });
   }
   return rows;
 }

@@ -67,13 +67,79 @@ export function countFromSummary(db: Db, scope: PairScope, filter: Filter): numb
 }
 
 /**
- * A user's search as FTS5 syntax: every word must appear (in input or output), each word quoted,
- * so their quotes and operators are text, never syntax. Words are cut where the unicode61
- * tokenizer cuts them; null when the search has no word characters at all.
+ * A user's search as FTS5 syntax: every word must begin a word of the input or output (so a
+ * word still being typed already finds), each word quoted, so their quotes and operators are
+ * text, never syntax. Words are cut where the unicode61 tokenizer cuts them; null when the
+ * search has no word characters at all.
  */
 export function ftsQuery(search: string): string | null {
   const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
-  return words ? words.map((w) => `"${w}"`).join(' ') : null;
+  return words ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
+/** Up to this many words of the index, a typed word is searched as those words. */
+const EXPANSIONS = 8;
+
+/**
+ * The FTS5 query, with each ASCII word replaced by the few indexed words it begins, when they
+ * are few: `"napol"*` becomes `("napoleon" OR "napoli")`. Same matches, but a row-by-row probe
+ * of a prefix query merges the lists of every word it begins on each probe, and an OR of a few
+ * words seeks each list once. Other words (many expansions, or non-ASCII, which the tokenizer
+ * folds in ways a plain range cannot follow) keep the prefix query. `costly` is set when one
+ * did, so the caller avoids probing row by row.
+ */
+function expandedQuery(db: Db, search: string): { query: string; costly: boolean } | null {
+  const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
+  if (!words) return null;
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.examples_vocab USING fts5vocab(main, examples_fts, 'row')`,
+  );
+  const range = db
+    .prepare(`SELECT term FROM temp.examples_vocab WHERE term >= ? AND term < ? LIMIT ?`)
+    .pluck();
+  let costly = false;
+  const parts = words.map((word) => {
+    const w = word.toLowerCase();
+    if (!/^[\x20-\x7e]+$/.test(w)) {
+      costly = true;
+      return ftsQuery(word)!;
+    }
+    const next = w.slice(0, -1) + String.fromCharCode(w.charCodeAt(w.length - 1) + 1);
+    const terms = range.all(w, next, EXPANSIONS + 1) as string[];
+    if (terms.length > EXPANSIONS) {
+      costly = true;
+      return ftsQuery(word)!;
+    }
+    // No indexed word begins with it: nothing can match.
+    if (terms.length === 0) return `"${word}"`;
+    const quoted = terms.map((t) => `"${t.replace(/"/g, '""')}"`);
+    return quoted.length === 1 ? quoted[0]! : `(${quoted.join(' OR ')})`;
+  });
+  // FTS5 joins parenthesized groups only with an explicit AND.
+  return { query: parts.join(' AND '), costly };
+}
+
+/**
+ * A search may be (part of) an example id, which the full-text index does not hold (`syc-0035`,
+ * or a promptfoo test's description): it also matches the ids that contain it, ignoring ASCII
+ * case. The ids are looked for first; most searches match none, and then add nothing to the
+ * text search's plan.
+ */
+function idClause(db: Db, scope: PairScope, search: string): Clause | null {
+  const text = search.trim();
+  if (!text) return null;
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const any = db
+    .prepare(
+      `SELECT 1 FROM pair_rows WHERE report_id = ? AND pair = ? AND example_id LIKE ? ESCAPE '\\' LIMIT 1`,
+    )
+    .get(scope.reportId, scope.pair, pattern);
+  if (!any) return null;
+  return {
+    sql: `pr.example_id LIKE ? ESCAPE '\\'`,
+    params: [pattern],
+    narrows: false,
+  };
 }
 
 /**
@@ -145,7 +211,12 @@ function classClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode): Clau
   };
 }
 
-function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode): Clause {
+function searchClause(
+  db: Db,
+  scope: PairScope,
+  { query, costly }: { query: string; costly: boolean },
+  mode: QueryMode,
+): Clause {
   const sides = (
     [
       ['pr.ref_rowid', scope.reference],
@@ -187,7 +258,8 @@ function searchClause(db: Db, scope: PairScope, query: string, mode: QueryMode):
   // Many: dense ones are probed in the index row by row (a page then stops early); sparser ones
   // are collected once (the exact test).
   // A count visits every match anyway: collecting them once is its cheapest plan.
-  if (mode === 'count' || found / sampled <= planning.denseSearchShare) return exact;
+  // A prefix over many words costs a merge of all their lists on every probe: collect instead.
+  if (mode === 'count' || costly || found / sampled <= planning.denseSearchShare) return exact;
   return {
     sql: `(${sides
       .map(
@@ -220,8 +292,17 @@ export function whereClause(db: Db, scope: PairScope, f: Filter, mode: QueryMode
     if (value !== undefined) add({ sql: `${column} = ?`, params: [value ? 1 : 0], narrows: false });
   if (f.side) add({ sql: 'pr.side = ?', params: [f.side], narrows: false });
   if (f.changeClass) add(classClause(db, scope, f, mode));
-  const query = f.search ? ftsQuery(f.search) : null;
-  if (query) add(searchClause(db, scope, query, mode));
+  const query = f.search ? expandedQuery(db, f.search) : null;
+  const text = query ? searchClause(db, scope, query, mode) : null;
+  const ids = f.search ? idClause(db, scope, f.search) : null;
+  if (text && ids)
+    // Either may match: the row is tested as the walk goes.
+    add({
+      sql: `(${text.sql} OR ${ids.sql})`,
+      params: [...text.params, ...ids.params],
+      narrows: false,
+    });
+  else if (text ?? ids) add((text ?? ids)!);
   else if (f.search && f.search.trim()) add({ sql: '0', params: [], narrows: true });
   return { sql: clauses.join(' AND '), params, narrows };
 }

@@ -40,8 +40,10 @@ const sortColumns = {
   behavior_changed: 'pr.behavior_changed',
 } as const;
 
+type Cursor = [number | string | null, string];
+
 /** `after` is a `next` this pager made; anything else (a forged or stale cursor) is refused. */
-function readCursor(after: string): [number | string, string] {
+function readCursor(after: string): Cursor {
   let cursor: unknown;
   try {
     cursor = JSON.parse(after);
@@ -51,14 +53,122 @@ function readCursor(after: string): [number | string, string] {
   if (
     Array.isArray(cursor) &&
     cursor.length === 2 &&
-    (typeof cursor[0] === 'number' || typeof cursor[0] === 'string') &&
+    (typeof cursor[0] === 'number' || typeof cursor[0] === 'string' || cursor[0] === null) &&
     typeof cursor[1] === 'string'
   ) {
-    return cursor as [number | string, string];
+    return cursor as Cursor;
   }
   throw new BadRequestError(
     'That page cursor was not made by this list: start again from the first page.',
   );
+}
+
+const ROW_COLUMNS = `pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed,
+  re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input`;
+const ROW_JOINS = `LEFT JOIN examples re ON re.rowid = pr.ref_rowid
+  LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid`;
+
+type Where = ReturnType<typeof whereClause>;
+
+/** Rows in the order of a flag or the example id, after the cursor: one indexed walk. */
+function pageByColumn(db: Db, input: PageInput, where: Where, after: Cursor | null) {
+  const sort = input.sort as keyof typeof sortColumns;
+  const column = sortColumns[sort];
+  const direction = input.descending ? 'DESC' : 'ASC';
+  const op = input.descending ? '<' : '>';
+  const params = [...where.params];
+  let keyset = '';
+  if (after) {
+    const [value, id] = after;
+    keyset =
+      sort === 'example_id'
+        ? `AND pr.example_id ${op} ?`
+        : `AND (${column}, pr.example_id) ${op} (?, ?)`;
+    params.push(...(sort === 'example_id' ? [id] : [value, id]));
+  }
+  const rows = db
+    .prepare(
+      `SELECT ${ROW_COLUMNS}
+       FROM pair_rows pr ${where.narrows ? '' : sortIndexes[sort]}
+       ${ROW_JOINS}
+       WHERE ${where.sql} ${keyset}
+       ORDER BY ${column} ${direction}, pr.example_id ${direction}
+       LIMIT ?`,
+    )
+    .all(...params, input.limit) as RawPairRow[];
+  const last = rows.at(-1);
+  const next: Cursor | null =
+    rows.length === input.limit && last
+      ? [sort === 'example_id' ? last.example_id : last[sort], last.example_id]
+      : null;
+  return { rows, next };
+}
+
+/**
+ * Rows by how far they moved under one criterion: first those with a difference, in the order
+ * of (difference, example id) along pair_deltas' key, then those without one (a category, a
+ * missing or errored side) by example id. A cursor's value is the difference, or null once the
+ * page reached the rows without one.
+ */
+function pageByDelta(
+  db: Db,
+  input: PageInput & { reportId: number },
+  where: Where,
+  after: Cursor | null,
+) {
+  const criterion = input.sortCriterion ?? '';
+  const direction = input.descending ? 'DESC' : 'ASC';
+  const op = input.descending ? '<' : '>';
+  const rows: (RawPairRow & { delta: number | null })[] = [];
+  const inDeltas = after === null || after[0] !== null;
+  if (inDeltas) {
+    const params: unknown[] = [input.reportId, input.pair, criterion, ...where.params];
+    let keyset = '';
+    if (after) {
+      keyset = `AND (d.delta, d.example_id) ${op} (?, ?)`;
+      params.push(after[0], after[1]);
+    }
+    rows.push(
+      ...(db
+        .prepare(
+          `SELECT ${ROW_COLUMNS}, d.delta AS delta
+           FROM pair_deltas d
+           JOIN pair_rows pr ON pr.report_id = d.report_id AND pr.pair = d.pair AND pr.example_id = d.example_id
+           ${ROW_JOINS}
+           WHERE d.report_id = ? AND d.pair = ? AND d.criterion = ? AND ${where.sql} ${keyset}
+           ORDER BY d.delta ${direction}, d.example_id ${direction}
+           LIMIT ?`,
+        )
+        .all(...params, input.limit) as (RawPairRow & { delta: number })[]),
+    );
+  }
+  if (rows.length < input.limit) {
+    const params: unknown[] = [...where.params, criterion];
+    let keyset = '';
+    if (after && !inDeltas) {
+      keyset = 'AND pr.example_id > ?';
+      params.push(after[1]);
+    }
+    rows.push(
+      ...(db
+        .prepare(
+          `SELECT ${ROW_COLUMNS}, NULL AS delta
+           FROM pair_rows pr
+           ${ROW_JOINS}
+           WHERE ${where.sql} ${keyset}
+             AND NOT EXISTS (SELECT 1 FROM pair_deltas d INDEXED BY pair_deltas_by_example
+               WHERE d.report_id = pr.report_id AND d.pair = pr.pair AND d.criterion = ?
+               AND d.example_id = pr.example_id)
+           ORDER BY pr.example_id
+           LIMIT ?`,
+        )
+        .all(...params, input.limit - rows.length) as (RawPairRow & { delta: null })[]),
+    );
+  }
+  const last = rows.at(-1);
+  const next: Cursor | null =
+    rows.length === input.limit && last ? [last.delta, last.example_id] : null;
+  return { rows, next };
 }
 
 /**
@@ -68,41 +178,13 @@ function readCursor(after: string): [number | string, string] {
 export function pageExamples(db: Db, input: PageInput): PageOutput {
   const scope = scopeOf(db, input.reportKey, input.pair);
   const where = whereClause(db, scope, input.filter, 'page');
-  const column = sortColumns[input.sort];
-  const direction = input.descending ? 'DESC' : 'ASC';
-  const op = input.descending ? '<' : '>';
-  const params = [...where.params];
-  let keyset = '';
-  if (input.after) {
-    const [value, id] = readCursor(input.after);
-    keyset =
-      input.sort === 'example_id'
-        ? `AND pr.example_id ${op} ?`
-        : `AND (${column}, pr.example_id) ${op} (?, ?)`;
-    params.push(...(input.sort === 'example_id' ? [id] : [value, id]));
-  }
-  const rows = db
-    .prepare(
-      `SELECT pr.example_id, pr.side, pr.input_mismatch, pr.output_changed, pr.behavior_changed,
-              re.fields AS ref_fields, ce.fields AS cand_fields, COALESCE(re.input, ce.input) AS input
-       FROM pair_rows pr ${where.narrows ? '' : sortIndexes[input.sort]}
-       LEFT JOIN examples re ON re.rowid = pr.ref_rowid
-       LEFT JOIN examples ce ON ce.rowid = pr.cand_rowid
-       WHERE ${where.sql} ${keyset}
-       ORDER BY ${column} ${direction}, pr.example_id ${direction}
-       LIMIT ?`,
-    )
-    .all(...params, input.limit) as RawPairRow[];
+  const after = input.after ? readCursor(input.after) : null;
+  const { rows, next } =
+    input.sort === 'delta'
+      ? pageByDelta(db, { ...input, reportId: scope.reportId }, where, after)
+      : pageByColumn(db, input, where, after);
   // Counting every match costs as much as a page or more: only a first page asked for it pays.
   const total = input.after || input.countTotal === false ? null : countExamples(db, input).total;
-  const last = rows.at(-1);
-  const next =
-    rows.length === input.limit && last
-      ? JSON.stringify([
-          input.sort === 'example_id' ? last.example_id : last[input.sort],
-          last.example_id,
-        ])
-      : null;
   const classesById = classesOf(
     db,
     scope,
@@ -110,7 +192,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   );
   return {
     total,
-    next,
+    next: next ? JSON.stringify(next) : null,
     rows: rows.map((r) => {
       const classes = classesById.get(r.example_id) as PageOutput['rows'][number]['classes'];
       const refFields = r.ref_fields ? (JSON.parse(r.ref_fields) as Record<string, unknown>) : {};

@@ -191,6 +191,19 @@ async function writePair(
         insertClass.run(reportId, rows.pair, criterion, cls, rows.exampleIds[k]!);
     }
   }
+  const insertDelta = db.prepare(
+    `INSERT INTO pair_deltas (report_id, pair, criterion, delta, example_id) VALUES (?, ?, ?, ?, ?)`,
+  );
+  for (let c = 0; c < rows.criteria.length; c++) {
+    const criterion = rows.criteria[c]!;
+    const deltas = rows.deltas[c]!;
+    for (let k = 0; k < deltas.length; k++) {
+      if (k % BATCH === BATCH - 1) await checkpoint();
+      const delta = deltas[k]!;
+      if (!Number.isNaN(delta))
+        insertDelta.run(reportId, rows.pair, criterion, delta, rows.exampleIds[k]!);
+    }
+  }
   const insertCount = db.prepare(
     `INSERT INTO pair_counts (report_id, pair, filter, n) VALUES (?, ?, ?, ?)`,
   );

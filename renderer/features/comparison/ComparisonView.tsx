@@ -6,6 +6,8 @@ import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
 import { downloadText, fmt } from '../../format';
 import { useApp } from '../../store';
+import { PairPicker } from './PairPicker';
+import { PairTitle } from './PairTitle';
 import { ensureComparison } from '../../sync';
 import { ChangedExamples } from './ChangedExamples';
 import { ChecksTable } from './ChecksTable';
@@ -178,19 +180,7 @@ export function ComparisonView() {
       <header className="toolbar">
         <h2>Comparison</h2>
         <ExperimentPicker />
-        {report ? (
-          <select
-            aria-label="Pair"
-            value={pair}
-            onChange={(e) => selectPair(Number(e.target.value))}
-          >
-            {report.comparisons.map((c, i) => (
-              <option key={`${c.candidate.condition}-${c.reference.condition}`} value={i}>
-                {c.candidate.condition} vs {c.reference.condition}
-              </option>
-            ))}
-          </select>
-        ) : null}
+        {report ? <PairPicker report={report} pair={pair} onChange={selectPair} /> : null}
         <span className="spacer" />
         <button className="secondary" disabled={!comparison} onClick={() => void copyMarkdown()}>
           Copy as Markdown
@@ -258,10 +248,10 @@ export function ComparisonView() {
                 </div>
               ) : null}
               <section className="card">
-                <h3>
-                  {comparison.candidate.condition} <span className="muted">vs</span>{' '}
-                  {comparison.reference.condition}
-                </h3>
+                <PairTitle
+                  reference={comparison.reference.condition}
+                  candidate={comparison.candidate.condition}
+                />
                 <MetricsTable comparison={comparison} noise={report.noise_floor} />
               </section>
               <div className="two-up">

@@ -2,7 +2,9 @@ import { memo, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
+import { shortPair } from '../../labels';
 import { useApp } from '../../store';
+import { highlight, searchPattern } from './highlight';
 import { PinToFinding } from './PinToFinding';
 import { TraceView } from './TraceView';
 import { WordDiff } from './WordDiff';
@@ -52,10 +54,13 @@ export const ExampleDetail = memo(function ExampleDetail({
   reportKey,
   pair,
   exampleId,
+  search,
 }: {
   reportKey: string;
   pair: number;
   exampleId: string;
+  /** The table's search: its hits are marked here too. */
+  search?: string;
 }) {
   const key = `${reportKey}|${pair}|${exampleId}`;
   const [loaded, setLoaded] = useState<{ key: string; detail: Detail } | null>(null);
@@ -77,14 +82,21 @@ export const ExampleDetail = memo(function ExampleDetail({
   const experimentId = useApp((s) => s.experimentId);
   const runPair = useApp((s) => s.runPair);
   if (!detail) return <div className="detail muted pad">Loading {exampleId}…</div>;
-  const refLabel = comparison?.reference.condition ?? 'reference';
-  const candLabel = comparison?.candidate.condition ?? 'candidate';
+  const names = shortPair(
+    comparison?.reference.condition ?? 'reference',
+    comparison?.candidate.condition ?? 'candidate',
+  );
+  const refLabel = names.reference;
+  const candLabel = names.candidate;
+  const hit = searchPattern(search);
   const inputsDiffer =
     detail.reference && detail.candidate && detail.reference.input !== detail.candidate.input;
   return (
     <div className="detail" data-testid="example-detail" tabIndex={-1}>
       <header className="detail-head">
-        <h3 className="mono">{detail.example_id}</h3>
+        <h3 className="mono label-cut" title={detail.example_id}>
+          {highlight(detail.example_id, searchPattern(search, true))}
+        </h3>
         <span className="spacer" />
         {runPair || !experimentId ? null : (
           <PinToFinding
@@ -112,9 +124,12 @@ export const ExampleDetail = memo(function ExampleDetail({
             right={detail.candidate!.input}
             leftLabel={refLabel}
             rightLabel={candLabel}
+            hit={hit}
           />
         ) : (
-          <pre className="text">{detail.reference?.input ?? detail.candidate?.input ?? ''}</pre>
+          <pre className="text">
+            {highlight(detail.reference?.input ?? detail.candidate?.input ?? '', hit)}
+          </pre>
         )}
       </section>
       <section>
@@ -125,9 +140,12 @@ export const ExampleDetail = memo(function ExampleDetail({
             right={detail.candidate.output}
             leftLabel={refLabel}
             rightLabel={candLabel}
+            hit={hit}
           />
         ) : (
-          <pre className="text">{detail.reference?.output ?? detail.candidate?.output ?? ''}</pre>
+          <pre className="text">
+            {highlight(detail.reference?.output ?? detail.candidate?.output ?? '', hit)}
+          </pre>
         )}
         {detail.reference?.target || detail.candidate?.target ? (
           <p className="small">

@@ -1,15 +1,19 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { request } from '../../api';
 import { count, downloadText } from '../../format';
+import { shortPair } from '../../labels';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
+import { PairPicker } from '../comparison/PairPicker';
 import { ReferenceNote } from '../comparison/ReferenceNote';
-import { pairColumns } from './columns';
+import { ColumnChooser, useHiddenColumns } from './ColumnChooser';
+import { pairColumns, type HeaderSort } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { Filters } from './Filters';
+import { searchPattern } from './highlight';
 import { PairTable } from './PairTable';
-import { usePairPages, type SortKey } from './usePairPages';
+import { usePairPages } from './usePairPages';
 
 export function ExamplesView() {
   const loaded = useApp((s) => s.report);
@@ -19,34 +23,43 @@ export function ExamplesView() {
   const filterEpoch = useApp((s) => s.filterEpoch);
   const toast = useApp((s) => s.toast);
   const experimentId = useApp((s) => s.experimentId);
-  const [sort, setSort] = useState<SortKey>('example_id');
-  const [descending, setDescending] = useState(false);
+  const sort = useApp((s) => s.sort);
+  const setSort = useApp((s) => s.setSort);
+  const exampleId = useApp((s) => s.exampleId);
+  const selectExample = useApp((s) => s.selectExample);
+  const [hidden, setHidden] = useHiddenColumns();
   const searchRef = useRef<HTMLInputElement>(null);
   const comparison = loaded?.report.comparisons[pair];
-  const criteria = useMemo(() => comparison?.criteria.map((c) => c.field) ?? [], [comparison]);
-  const columns = useMemo(() => pairColumns(criteria), [criteria]);
-  const { rows, total, loading, loadMore } = usePairPages(
-    loaded?.key ?? null,
-    pair,
-    filter,
-    sort,
-    descending,
+  const criteria = useMemo(
+    () =>
+      comparison?.criteria.map((c) => ({ field: c.field, direction: c.direction, kind: c.kind })) ??
+      [],
+    [comparison],
   );
+  const search = useMemo(
+    () => ({ text: searchPattern(filter.search), id: searchPattern(filter.search, true) }),
+    [filter.search],
+  );
+  const columns = useMemo(() => pairColumns(criteria, search), [criteria, search]);
+  const { rows, total, loading, loadMore } = usePairPages(loaded?.key ?? null, pair, filter, sort);
 
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
-  // The selection belongs to the view it was made in: another filter, sort or pair starts at
-  // the first row again.
-  const view = JSON.stringify([filter, sort, descending, pair]);
-  const [selection, setSelection] = useState({ view, index: 0 });
-  const selected = selection.view === view ? selection.index : 0;
-  const select = useCallback((index: number) => setSelection({ view, index }), [view]);
-  const move = (delta: number) =>
-    setSelection((s) => ({
-      view,
-      index: Math.max(0, Math.min(rows.length - 1, (s.view === view ? s.index : 0) + delta)),
-    }));
+  // The picked example, by id (the address holds it); none picked shows the first row.
+  const selected = useMemo(() => {
+    if (exampleId === null) return 0;
+    for (let i = 0; i < rows.length; i++) if (rows.at(i)?.example_id === exampleId) return i;
+    return -1;
+  }, [rows, exampleId]);
+  const select = useCallback(
+    (index: number) => selectExample(rows.at(index)?.example_id ?? null),
+    [rows, selectExample],
+  );
+  const move = (delta: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, Math.max(0, selected) + delta));
+    select(next);
+  };
 
   const exportCsv = async (all: boolean) => {
     if (!loaded) return;
@@ -93,14 +106,16 @@ export function ExamplesView() {
   });
 
   const headerClick = useCallback(
-    (key: SortKey) => {
-      if (key === sort) setDescending((d) => !d);
-      else {
-        setSort(key);
-        setDescending(key !== 'example_id');
-      }
+    (key: HeaderSort) => {
+      const same =
+        key.key === sort.key && (key.key !== 'delta' || key.criterion === sort.criterion);
+      setSort({
+        key: key.key,
+        ...(key.criterion !== undefined ? { criterion: key.criterion } : {}),
+        descending: same ? !sort.descending : key.firstDescending,
+      });
     },
-    [sort],
+    [sort, setSort],
   );
 
   if (!loaded || !comparison)
@@ -109,23 +124,24 @@ export function ExamplesView() {
         Preparing the comparison…
       </p>
     );
-  const current = rows.at(selected);
+  const current = exampleId ?? rows.at(0)?.example_id ?? null;
+  const names = shortPair(comparison.reference.condition, comparison.candidate.condition);
   return (
     <section className="examples">
-      <header className="toolbar">
+      <header className="toolbar wrap">
         <h2>Examples</h2>
         <ExperimentPicker />
-        <select aria-label="Pair" value={pair} onChange={(e) => selectPair(Number(e.target.value))}>
-          {loaded.report.comparisons.map((c, i) => (
-            <option key={`${c.candidate.condition}-${c.reference.condition}`} value={i}>
-              {c.candidate.condition} vs {c.reference.condition}
-            </option>
-          ))}
-        </select>
+        <PairPicker report={loaded.report} pair={pair} onChange={selectPair} />
+        {names.shared ? (
+          <span className="muted small label-cut" title={names.shared}>
+            {names.shared}
+          </span>
+        ) : null}
         <span className="muted" data-testid="row-count">
           {total === null ? '…' : `${count(total)} examples`}
         </span>
         <span className="spacer" />
+        <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />
         <button className="secondary" onClick={() => void exportCsv(false)} title="Ctrl+E">
           Export CSV (this view)
         </button>
@@ -134,15 +150,15 @@ export function ExamplesView() {
         </button>
       </header>
       <ReferenceNote report={loaded.report} />
-      <Filters key={filterEpoch} criteria={criteria} searchRef={searchRef} />
+      <Filters key={filterEpoch} criteria={criteria.map((c) => c.field)} searchRef={searchRef} />
       <div className="explorer">
         <PairTable
           rows={rows}
           total={total}
           loading={loading}
           columns={columns}
+          hidden={hidden}
           sort={sort}
-          descending={descending}
           selected={selected}
           onSelect={select}
           onHeaderClick={headerClick}
@@ -150,7 +166,12 @@ export function ExamplesView() {
         />
         <div className="detail-pane" tabIndex={-1}>
           {current ? (
-            <ExampleDetail reportKey={loaded.key} pair={pair} exampleId={current.example_id} />
+            <ExampleDetail
+              reportKey={loaded.key}
+              pair={pair}
+              exampleId={current}
+              search={filter.search}
+            />
           ) : (
             <p className="muted pad">Select an example.</p>
           )}

@@ -5,12 +5,14 @@ import {
   type Column,
   type Header,
   type Row,
+  type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import type { PairColumn } from './columns';
+import type { ExamplesSort } from '../../store/workbench';
+import type { HeaderSort, PairColumn } from './columns';
 import type { RowPages } from './rowPages';
-import type { PairRow, SortKey } from './usePairPages';
+import type { PairRow } from './usePairPages';
 
 const ROW_HEIGHT = 30;
 /** Ask for the next page while this many loaded rows are still below the view. */
@@ -88,29 +90,53 @@ interface HeaderRowProps {
   headers: Header<PairRow, unknown>[];
   template: string;
   /** The sort the headers show: a change re-renders them, a scroll does not. */
-  sort: SortKey;
-  descending: boolean;
-  onHeaderClick(sort: SortKey): void;
+  sort: ExamplesSort;
+  onHeaderClick(sort: HeaderSort): void;
 }
 
-const HeaderRow = memo(function HeaderRow({ headers, template, onHeaderClick }: HeaderRowProps) {
+function sortedBy(sort: ExamplesSort, key: HeaderSort | undefined): boolean {
+  return !!key && key.key === sort.key && (key.key !== 'delta' || key.criterion === sort.criterion);
+}
+
+/**
+ * The header row, sticky at the top of the scroller that holds the rows: it scrolls sideways
+ * with them and stays in view as they scroll down. Sortable headers are buttons.
+ */
+const HeaderRow = memo(function HeaderRow({
+  headers,
+  template,
+  sort,
+  onHeaderClick,
+}: HeaderRowProps) {
   return (
     <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
       {headers.map((header) => {
         const key = header.column.columnDef.meta?.sort;
-        const sorted = header.column.getIsSorted();
+        const title = header.column.columnDef.meta?.title;
+        const label = flexRender(header.column.columnDef.header, header.getContext());
+        const active = sortedBy(sort, key);
+        const arrow = active ? (sort.descending ? ' ▾' : ' ▴') : '';
         return (
           <div
             key={header.id}
             role="columnheader"
-            className={key ? 'vcell sortable' : 'vcell'}
-            aria-sort={
-              sorted === 'desc' ? 'descending' : sorted === 'asc' ? 'ascending' : undefined
+            className="vcell"
+            aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : undefined}
+            title={
+              title ??
+              (typeof header.column.columnDef.header === 'string'
+                ? header.column.columnDef.header
+                : undefined)
             }
-            onClick={key ? () => onHeaderClick(key) : undefined}
           >
-            {flexRender(header.column.columnDef.header, header.getContext())}
-            {sorted === 'desc' ? ' ▾' : sorted === 'asc' ? ' ▴' : ''}
+            {key ? (
+              <button className="sort-head" onClick={() => onHeaderClick(key)}>
+                {label}
+                {arrow}
+              </button>
+            ) : (
+              label
+            )}
           </div>
         );
       })}
@@ -123,12 +149,13 @@ export interface PairTableProps {
   total: number | null;
   loading: boolean;
   columns: PairColumn[];
-  sort: SortKey;
-  descending: boolean;
+  /** Columns the researcher hid (by column id). */
+  hidden: VisibilityState;
+  sort: ExamplesSort;
   selected: number;
   onSelect(index: number): void;
   /** A click on the header of a column the server can sort by. */
-  onHeaderClick(sort: SortKey): void;
+  onHeaderClick(sort: HeaderSort): void;
   loadMore(): void;
 }
 
@@ -144,8 +171,8 @@ export const PairTable = memo(function PairTable({
   total,
   loading,
   columns,
+  hidden,
   sort,
-  descending,
   selected,
   onSelect,
   onHeaderClick,
@@ -157,13 +184,24 @@ export const PairTable = memo(function PairTable({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
+    // The sticky header sits above the rows inside the same scroller.
+    scrollMargin: ROW_HEIGHT,
+    scrollPaddingStart: ROW_HEIGHT,
   });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? 0;
   const end = items.length === 0 ? 0 : lastIndex + 1;
   const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
-  const sorting = useMemo(() => [{ id: sort, desc: descending }], [sort, descending]);
+  const sorting = useMemo(
+    () => [
+      {
+        id: sort.key === 'delta' ? `criterion:${sort.criterion ?? ''}` : sort.key,
+        desc: sort.descending,
+      },
+    ],
+    [sort],
+  );
   const table = useReactTable({
     data: windowRows,
     columns,
@@ -171,13 +209,15 @@ export const PairTable = memo(function PairTable({
     getRowId: (_row, i) => String(first + i),
     // The server sorts; the table only reports the sort on its headers.
     manualSorting: true,
-    state: { sorting },
+    state: { sorting, columnVisibility: hidden },
   });
   useEffect(() => {
     if (lastIndex >= rows.length - PREFETCH_ROWS && total !== null && rows.length < total)
       loadMore();
   }, [lastIndex, rows.length, total, loadMore]);
-  useEffect(() => virtual.scrollToIndex(selected, { align: 'auto' }), [selected, virtual]);
+  useEffect(() => {
+    if (selected >= 0) virtual.scrollToIndex(selected, { align: 'auto' });
+  }, [selected, virtual]);
 
   const leafColumns = table.getVisibleLeafColumns();
   const template = leafColumns.map((c) => `${c.getSize()}px`).join(' ');
@@ -189,17 +229,16 @@ export const PairTable = memo(function PairTable({
       aria-rowcount={total ?? rows.length}
       aria-label="Example pairs"
     >
-      {table.getHeaderGroups().map((group) => (
-        <HeaderRow
-          key={group.id}
-          headers={group.headers}
-          template={template}
-          sort={sort}
-          descending={descending}
-          onHeaderClick={onHeaderClick}
-        />
-      ))}
       <div ref={scrollRef} className="vbody" tabIndex={0}>
+        {table.getHeaderGroups().map((group) => (
+          <HeaderRow
+            key={group.id}
+            headers={group.headers}
+            template={template}
+            sort={sort}
+            onHeaderClick={onHeaderClick}
+          />
+        ))}
         <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
           {items.map((item) => {
             const row = tableRows[item.index - first];
@@ -209,7 +248,7 @@ export const PairTable = memo(function PairTable({
                 key={item.index % SLOTS}
                 row={row}
                 index={item.index}
-                start={item.start}
+                start={item.start - ROW_HEIGHT}
                 selected={item.index === selected}
                 template={template}
                 columns={leafColumns}

@@ -1,5 +1,7 @@
 import { diffWordsWithSpace, type ChangeObject } from 'diff';
-import { useMemo } from 'react';
+import { useMemo, useRef, useState } from 'react';
+import { alignDiff, type Piece } from './alignDiff';
+import { highlight } from './highlight';
 
 /** Above this a word diff costs more than it helps; both texts are still shown in full. */
 const MAX_DIFF_CHARS = 200_000;
@@ -9,55 +11,105 @@ function wordDiff(a: string, b: string): ChangeObject<string>[] | null {
   return diffWordsWithSpace(a, b, { timeout: 400 }) ?? null;
 }
 
+function Pieces({ pieces, mark, hit }: { pieces: Piece[]; mark: string; hit: RegExp | null }) {
+  return pieces.map((p, i) => (
+    <span key={i} className={p.changed ? mark : undefined}>
+      {highlight(p.text, hit)}
+    </span>
+  ));
+}
+
 /**
- * Two texts side by side, removed words marked on the left and added ones on the right. Text is
- * always rendered as text (React escapes it): model output can never become markup here.
+ * Two texts side by side, removed words marked on the left and added ones on the right, in rows
+ * that both sides start together (so they stay level after an insertion), with buttons to step
+ * from change to change. Text is always rendered as text (React escapes it): model output can
+ * never become markup here.
  */
 export function WordDiff({
   left,
   right,
   leftLabel,
   rightLabel,
+  hit = null,
 }: {
   left: string;
   right: string;
   leftLabel: string;
   rightLabel: string;
+  /** Search hits to mark. */
+  hit?: RegExp | null;
 }) {
-  const parts = useMemo(() => (left === right ? [] : wordDiff(left, right)), [left, right]);
   const same = left === right;
+  const rows = useMemo(() => {
+    const parts = same ? null : wordDiff(left, right);
+    return parts ? alignDiff(parts) : null;
+  }, [left, right, same]);
+  const changes = useMemo(() => (rows ?? []).flatMap((r, i) => (r.changed ? [i] : [])), [rows]);
+  const [current, setCurrent] = useState(-1);
+  const grid = useRef<HTMLDivElement>(null);
+  const go = (step: number) => {
+    if (changes.length === 0) return;
+    const next = (current + step + changes.length) % changes.length;
+    setCurrent(next);
+    grid.current
+      ?.querySelector(`[data-row="${changes[next]}"]`)
+      ?.scrollIntoView({ block: 'center' });
+  };
+  const n = rows?.length ?? 1;
+  const focused = current >= 0 ? changes[current] : undefined;
   return (
     <div className="word-diff">
-      <div className="diff-side">
-        <div className="diff-label">{leftLabel}</div>
-        <pre className="text" data-testid="diff-left">
-          {same || !parts
-            ? left
-            : parts.map((p, i) =>
-                p.added ? null : (
-                  <span key={i} className={p.removed ? 'del' : undefined}>
-                    {p.value}
+      {changes.length > 0 ? (
+        <div className="diff-nav" role="group" aria-label="Changes">
+          <button className="secondary" onClick={() => go(-1)} aria-label="Previous change">
+            ↑ Previous
+          </button>
+          <button className="secondary" onClick={() => go(1)} aria-label="Next change">
+            ↓ Next
+          </button>
+          <span className="muted small" data-testid="change-position">
+            {current >= 0
+              ? `change ${current + 1} of ${changes.length}`
+              : `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}`}
+          </span>
+        </div>
+      ) : null}
+      <div className="diff-grid" ref={grid} style={{ gridTemplateRows: `auto repeat(${n}, auto)` }}>
+        <div className="diff-label" title={leftLabel}>
+          {leftLabel}
+        </div>
+        <div className="diff-label" title={rightLabel}>
+          {rightLabel}
+        </div>
+        {(['left', 'right'] as const).map((side) => (
+          <pre
+            key={side}
+            className="text diff-side"
+            data-testid={`diff-${side}`}
+            style={{ gridRow: `2 / span ${n}` }}
+          >
+            {rows
+              ? rows.map((row, i) => (
+                  <span
+                    key={i}
+                    data-row={i}
+                    className={
+                      row.changed
+                        ? i === focused
+                          ? 'diff-row changed current'
+                          : 'diff-row changed'
+                        : 'diff-row'
+                    }
+                  >
+                    <Pieces pieces={row[side]} mark={side === 'left' ? 'del' : 'add'} hit={hit} />
                   </span>
-                ),
-              )}
-        </pre>
-      </div>
-      <div className="diff-side">
-        <div className="diff-label">{rightLabel}</div>
-        <pre className="text" data-testid="diff-right">
-          {same || !parts
-            ? right
-            : parts.map((p, i) =>
-                p.removed ? null : (
-                  <span key={i} className={p.added ? 'add' : undefined}>
-                    {p.value}
-                  </span>
-                ),
-              )}
-        </pre>
+                ))
+              : highlight(side === 'left' ? left : right, hit)}
+          </pre>
+        ))}
       </div>
       {same ? <p className="muted small">The outputs are identical.</p> : null}
-      {!same && !parts ? (
+      {!same && !rows ? (
         <p className="muted small">
           These outputs are too long for a word-level diff; both are shown in full.
         </p>

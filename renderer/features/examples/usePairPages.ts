@@ -1,11 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
-import type { ExamplesFilter } from '../../store/workbench';
+import type { ExamplesFilter, ExamplesSort } from '../../store/workbench';
 import { RowPages } from './rowPages';
 
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
-export type SortKey = 'example_id' | 'output_changed' | 'behavior_changed';
 
 const PAGE = 200;
 const EMPTY = RowPages.empty<PairRow>();
@@ -26,10 +25,9 @@ export function usePairPages(
   reportKey: string | null,
   pair: number,
   filter: ExamplesFilter,
-  sort: SortKey,
-  descending: boolean,
+  sort: ExamplesSort,
 ) {
-  const query = JSON.stringify([reportKey, pair, filter, sort, descending]);
+  const query = JSON.stringify([reportKey, pair, filter, sort]);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const inFlight = useRef<string | null>(null);
   const current = useRef(query);
@@ -48,8 +46,9 @@ export function usePairPages(
           reportKey,
           pair,
           filter,
-          sort,
-          descending,
+          sort: sort.key,
+          ...(sort.key === 'delta' ? { sortCriterion: sort.criterion } : {}),
+          descending: sort.descending,
           after,
           limit: PAGE,
           // The count comes from examples:count on its own; counting here would do it twice.
@@ -66,7 +65,7 @@ export function usePairPages(
         if (inFlight.current === mine) inFlight.current = null;
       }
     },
-    [query, reportKey, pair, filter, sort, descending],
+    [query, reportKey, pair, filter, sort],
   );
 
   useEffect(() => {

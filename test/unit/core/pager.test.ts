@@ -34,9 +34,9 @@ afterAll(async () => {
 
 describe('explorer search', () => {
   it('turns what a person types into all-words FTS syntax, never operators', () => {
-    expect(ftsQuery("can't help")).toBe('"can" "t" "help"');
-    expect(ftsQuery('" OR NEAR(x')).toBe('"OR" "NEAR" "x"');
-    expect(ftsQuery('refusé 42')).toBe('"refusé" "42"');
+    expect(ftsQuery("can't help")).toBe('"can"* "t"* "help"*');
+    expect(ftsQuery('" OR NEAR(x')).toBe('"OR"* "NEAR"* "x"*');
+    expect(ftsQuery('refusé 42')).toBe('"refusé"* "42"*');
     expect(ftsQuery('*** ---')).toBeNull();
   });
 });
@@ -49,12 +49,13 @@ describe('explorer pages and counts against a brute-force filter', () => {
       fc.asyncProperty(
         flagsArb,
         filterArb,
-        fc.constantFrom<Sort>('example_id', 'output_changed', 'behavior_changed'),
+        fc.constantFrom<Sort>('example_id', 'output_changed', 'behavior_changed', 'delta'),
+        fc.constantFrom(...CRITERIA, 'absent'),
         fc.boolean(),
         fc.integer({ min: 1, max: 9 }),
         fc.boolean(),
         fc.constantFrom('few', 'many', 'dense'),
-        async (flags, filter, sort, descending, limit, denseClasses, searchPlan) => {
+        async (flags, filter, sort, sortCriterion, descending, limit, denseClasses, searchPlan) => {
           // Every plan of each filter must give the same rows: force one of them.
           planning.denseShare = denseClasses ? 0 : 1;
           planning.fewSearch = searchPlan === 'few' ? 1_000_000 : 0;
@@ -67,6 +68,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
             model.filter((r) => library.matches(r, filter)),
             sort,
             descending,
+            sortCriterion,
           );
           const seen: { id: string; classes: Record<string, string> }[] = [];
           let after: string | null = null;
@@ -77,6 +79,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
               pair: 0,
               filter,
               sort,
+              sortCriterion,
               descending,
               after,
               limit,

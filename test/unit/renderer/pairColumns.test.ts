@@ -61,13 +61,15 @@ describe('explorer grid columns', () => {
       'Behaviour changed',
       'In',
     ]);
-    expect(headers.map((h) => h.getSize())).toEqual([150, 360, 170, 120, 130, 150]);
+    expect(headers.map((h) => h.getSize())).toEqual([150, 360, 190, 120, 130, 150]);
+    // Every change column sorts: a criterion by its per-example difference, regressions first
+    // (a field with no declared direction: the largest rise first).
     expect(headers.map((h) => h.column.columnDef.meta?.sort ?? null)).toEqual([
-      'example_id',
+      { key: 'example_id', firstDescending: false },
       null,
-      null,
-      'output_changed',
-      'behavior_changed',
+      { key: 'delta', criterion: 'score', firstDescending: true },
+      { key: 'output_changed', firstDescending: true },
+      { key: 'behavior_changed', firstDescending: true },
       null,
     ]);
     // The order came from the server: the table reports it and leaves the rows as they came.
@@ -90,9 +92,9 @@ describe('explorer grid columns', () => {
       ['4002', rows[2]],
     ]);
     expect(cellText(table, 0)).toEqual([
-      '<span class="mono">ex-7</span>',
+      '<span class="mono" title="ex-7">ex-7</span>',
       '<span class="ellipsis">input 7</span>',
-      '<span class="class class-regressed" title="regressed">1 → 0</span>',
+      '<span class="class class-regressed" title="regressed: 1 → 0">1 → 0<span class="delta"> (-1)</span></span>',
       'no',
       'no',
       'both',
@@ -103,5 +105,37 @@ describe('explorer grid columns', () => {
   it('cut a long input to one line of cell text', () => {
     const table = windowTable([pairRow(1, { input: 'x'.repeat(10_000) })], 0);
     expect(cellText(table, 0)[1]!.length).toBeLessThan(400);
+  });
+});
+
+describe('explorer labels and search marks', () => {
+  it('names two long conditions by the words that tell them apart', async () => {
+    const { shortPair } = await import('../../../renderer/labels');
+    const sae = 'steering.sae_id=gemma-scope-2b-pt-res-canonical/layer_20/width_16k/canonical';
+    expect(
+      shortPair(
+        `hf/google/gemma-2-2b-it steering.feature_id=none ${sae}`,
+        `hf/google/gemma-2-2b-it steering.feature_id=4521 ${sae}`,
+      ),
+    ).toEqual({
+      reference: 'steering.feature_id=none',
+      candidate: 'steering.feature_id=4521',
+      shared: `hf/google/gemma-2-2b-it … ${sae}`,
+    });
+    expect(shortPair('baseline', 'steered')).toEqual({
+      reference: 'baseline',
+      candidate: 'steered',
+      shared: '',
+    });
+  });
+
+  it('marks word prefixes and ids the way the core matches them', async () => {
+    const { searchPattern } = await import('../../../renderer/features/examples/highlight');
+    const words = searchPattern('napol born')!;
+    expect('When was Napoleon born? Unborn.'.match(words)).toEqual(['Napol', 'born']);
+    expect(searchPattern('syc-0035', true)!.test('SYC-0035')).toBe(true);
+    expect(searchPattern('unknown info', true)!.test('Test unknown information handling')).toBe(
+      true,
+    );
   });
 });

@@ -8,6 +8,7 @@ import { m007BulkFts } from './007-bulk-fts';
 import { m008CompactPairRows } from './008-compact-pair-rows';
 import { m009OverridesUndo } from './009-overrides-undo';
 import { m010ExampleTraces } from './010-example-traces';
+import { m011PairDeltas } from './011-pair-deltas';
 
 export interface Migration {
   version: number;
@@ -27,6 +28,7 @@ export const migrations: Migration[] = [
   m008CompactPairRows,
   m009OverridesUndo,
   m010ExampleTraces,
+  m011PairDeltas,
 ];
 
 export const latestVersion = migrations.length;
