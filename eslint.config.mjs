@@ -83,6 +83,20 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "UnaryExpression[operator='void'] > CallExpression[callee.name='request']",
+          message:
+            'A request fired without awaiting it loses its error: use useRequest() (renderer/useRequest.ts).',
+        },
+        {
+          selector:
+            "UnaryExpression[operator='void'] > CallExpression[callee.object.callee.name='request']",
+          message:
+            'A request fired without awaiting it loses its error: use useRequest() (renderer/useRequest.ts).',
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {

@@ -1,6 +1,6 @@
-import { request } from '../api';
 import { byteShare } from '../format';
 import { useApp } from '../store';
+import { useRequest } from '../useRequest';
 
 function percent(done: number, total: number | null): string {
   if (!total) return `${done.toLocaleString()}`;
@@ -8,6 +8,7 @@ function percent(done: number, total: number | null): string {
 }
 
 export function StatusBar() {
+  const ask = useRequest();
   const jobs = useApp((s) => s.jobs);
   const summary = useApp((s) => s.summary);
   const running = jobs.filter((j) => j.state === 'running');
@@ -30,7 +31,7 @@ export function StatusBar() {
             {job.progress?.detail ? (
               <span className="muted job-detail"> {job.progress.detail}</span>
             ) : null}
-            <button className="link" onClick={() => void request('jobs:cancel', { jobId: job.id })}>
+            <button className="link" onClick={() => ask('jobs:cancel', { jobId: job.id })}>
               Cancel
             </button>
           </span>

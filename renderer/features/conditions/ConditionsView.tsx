@@ -5,6 +5,7 @@ import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { ConditionCard, roles, type Dragged, type Role } from './ConditionCard';
 import { GroupingUndo, GroupRuns } from './GroupRuns';
 import { SettingsDiff } from './SettingsDiff';
+import { useRequest } from '../../useRequest';
 
 const roleTitles: Record<Role, string> = {
   reference: 'Reference',
@@ -14,6 +15,7 @@ const roleTitles: Record<Role, string> = {
 };
 
 export function ConditionsView() {
+  const ask = useRequest();
   const experimentId = useApp((s) => s.experimentId);
   const runPair = useApp((s) => s.runPair);
   const basis = useApp((s) => s.experiments.find((e) => e.id === s.experimentId)?.referenceBasis);
@@ -25,8 +27,8 @@ export function ConditionsView() {
 
   useEffect(() => {
     if (!experimentId || runPair) return;
-    void request('settings:fields', { experimentId }).then(setFields);
-  }, [experimentId, runPair, conditions.length]);
+    ask('settings:fields', { experimentId }, setFields);
+  }, [ask, experimentId, runPair, conditions.length]);
 
   if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
   if (runPair)

@@ -3,6 +3,7 @@ import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
+import { useRequest } from '../../useRequest';
 
 type Plan = RequestOutput<'runs:groupPreview'>;
 type Last = RequestOutput<'runs:lastGrouping'>;
@@ -106,18 +107,19 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
 
 /** The last grouping of this experiment, with its one level of undo. */
 export function GroupingUndo({ experimentId }: { experimentId: string }) {
+  const ask = useRequest();
   const toast = useApp((s) => s.toast);
   const conditions = useApp((s) => s.conditions);
   const [last, setLast] = useState<{ experimentId: string; value: Last } | null>(null);
   useEffect(() => {
     let live = true;
-    void request('runs:lastGrouping', { experimentId }).then((value) => {
+    ask('runs:lastGrouping', { experimentId }, (value) => {
       if (live) setLast({ experimentId, value });
     });
     return () => {
       live = false;
     };
-  }, [experimentId, conditions]);
+  }, [ask, experimentId, conditions]);
   const undoable = last?.experimentId === experimentId ? last.value : null;
   if (!undoable) return null;
   const undo = async () => {

@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
+import { useApp } from '../../store';
 import type { ExamplesFilter, ExamplesSort } from '../../store/workbench';
+import { useRequest } from '../../useRequest';
 import { RowPages } from './rowPages';
 
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
@@ -28,6 +30,12 @@ export function usePairPages(
   sort: ExamplesSort,
 ) {
   const query = JSON.stringify([reportKey, pair, filter, sort]);
+  const ask = useRequest();
+  const toast = useApp((s) => s.toast);
+  const failed = useCallback(
+    (error: unknown) => toast('error', error instanceof Error ? error.message : String(error)),
+    [toast],
+  );
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const inFlight = useRef<string | null>(null);
   const current = useRef(query);
@@ -69,27 +77,28 @@ export function usePairPages(
   );
 
   useEffect(() => {
-    void fetchPage(null, EMPTY);
-  }, [fetchPage]);
+    // A page that cannot load says why; the grid keeps the rows it has.
+    fetchPage(null, EMPTY).catch(failed);
+  }, [fetchPage, failed]);
 
   // The count arrives on its own, after the first page: a million-row count never holds rows up.
   const [counted, setCounted] = useState<{ query: string; total: number } | null>(null);
   useEffect(() => {
     if (!reportKey) return;
     let live = true;
-    void request('examples:count', { reportKey, pair, filter }).then(({ total }) => {
+    ask('examples:count', { reportKey, pair, filter }, ({ total }) => {
       if (live) setCounted({ query, total });
     });
     return () => {
       live = false;
     };
-  }, [query, reportKey, pair, filter]);
+  }, [ask, query, reportKey, pair, filter]);
 
   const mine = loaded?.query === query ? loaded : null;
   // Stable while nothing new has loaded, so the memoized grid does not re-render for it.
   const loadMore = useCallback(() => {
-    if (mine?.next) void fetchPage(mine.next, mine.rows);
-  }, [mine, fetchPage]);
+    if (mine?.next) fetchPage(mine.next, mine.rows).catch(failed);
+  }, [mine, fetchPage, failed]);
   return {
     rows: mine?.rows ?? EMPTY,
     total: counted?.query === query ? counted.total : null,

@@ -8,6 +8,7 @@ import { Evidence, PinnedExamples } from './Evidence';
 import { History } from './History';
 import { Limitations } from './Limitations';
 import { useAutosave, type SaveState } from './useAutosave';
+import { useRequest } from '../../useRequest';
 
 type Staleness = RequestOutput<'findings:staleness'>;
 
@@ -46,6 +47,7 @@ function StaleBanner({ staleness, onRefresh }: { staleness: Staleness; onRefresh
 }
 
 function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
+  const ask = useRequest();
   const [latest, setLatest] = useState(view);
   const onSaved = useCallback((v: FindingView) => setLatest(v), []);
   const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
@@ -54,8 +56,8 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
   const findingId = view.finding.id;
 
   useEffect(() => {
-    void request('findings:staleness', { findingId }).then(setStaleness);
-  }, [findingId, latest.revision]);
+    ask('findings:staleness', { findingId }, setStaleness);
+  }, [ask, findingId, latest.revision]);
 
   const exportAs = async (format: 'markdown' | 'html') => {
     const file = await request('findings:export', { findingId, format });

@@ -4,8 +4,10 @@ import { request } from '../../api';
 import { useApp } from '../../store';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { FindingEditor } from './FindingEditor';
+import { useRequest } from '../../useRequest';
 
 export function FindingsView() {
+  const ask = useRequest();
   const experimentId = useApp((s) => s.experimentId);
   const runPair = useApp((s) => s.runPair);
   const findingId = useApp((s) => s.findingId);
@@ -19,13 +21,13 @@ export function FindingsView() {
   useEffect(() => {
     if (!experimentId) return;
     let live = true;
-    void request('findings:list', { experimentId }).then((rows) => {
+    ask('findings:list', { experimentId }, (rows) => {
       if (live) setFindings({ experimentId, rows });
     });
     return () => {
       live = false;
     };
-  }, [experimentId, findingId]);
+  }, [ask, experimentId, findingId]);
 
   if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
   if (runPair)

@@ -4,6 +4,7 @@ import { request } from '../../api';
 import { useApp } from '../../store';
 import { RevisionDiff } from './RevisionDiff';
 import { revisionChanges, type RevisionChange } from './revisionDiff';
+import { useRequest } from '../../useRequest';
 
 type Revisions = RequestOutput<'findings:revisions'>;
 
@@ -17,6 +18,7 @@ export function History({
   current: number;
   onRestored(): void;
 }) {
+  const ask = useRequest();
   const [revisions, setRevisions] = useState<{ key: string; rows: Revisions } | null>(null);
   const [preview, setPreview] = useState<{
     /** The row clicked: the changes open under it, where the user is looking. */
@@ -29,13 +31,13 @@ export function History({
   const key = `${findingId}|${current}`;
   useEffect(() => {
     let live = true;
-    void request('findings:revisions', { findingId }).then((rows) => {
+    ask('findings:revisions', { findingId }, (rows) => {
       if (live) setRevisions({ key, rows });
     });
     return () => {
       live = false;
     };
-  }, [findingId, key]);
+  }, [ask, findingId, key]);
   const rows = revisions?.key === key ? revisions.rows : [];
   /** What `revision` changed from `against` (its predecessor unless asked otherwise). */
   const view = async (anchor: number, revision: number, against: number | null) => {

@@ -3,6 +3,7 @@ import type { SyncPlan, SyncStatus } from '../../../shared/findings';
 import { request, subscribe } from '../../api';
 import { useApp } from '../../store';
 import { SyncPlanDialog, SyncScope } from './SyncScope';
+import { useRequest } from '../../useRequest';
 
 const stateHelp: Record<string, string> = {
   pending: 'Waiting to be sent',
@@ -14,6 +15,7 @@ const stateHelp: Record<string, string> = {
 
 /** Optional sync: off until configured, offline is normal, every item's state in view. */
 export function SyncView() {
+  const ask = useRequest();
   const [status, setStatus] = useState<SyncStatus | null>(null);
   const [plan, setPlan] = useState<SyncPlan | null>(null);
   const [url, setUrl] = useState('');
@@ -22,11 +24,11 @@ export function SyncView() {
   const toast = useApp((s) => s.toast);
 
   const load = useCallback(() => {
-    void request('sync:status', {}).then((s) => {
+    ask('sync:status', {}, (s) => {
       setStatus(s);
       setUrl((current) => current || (s.endpoint ?? ''));
     });
-  }, []);
+  }, [ask]);
   useEffect(() => {
     load();
     return subscribe('sync:changed', load);
@@ -169,7 +171,7 @@ export function SyncView() {
                     item.state === 'stopped' ? (
                       <button
                         className="link"
-                        onClick={() => void request('sync:retryNow', { id: item.id }).then(load)}
+                        onClick={() => ask('sync:retryNow', { id: item.id }, load)}
                       >
                         Retry now
                       </button>
