@@ -193,8 +193,7 @@ async function session(
   });
   // The header's sort button may be scrolled out of view sideways: the click is dispatched to
   // it, as a user's click after scrolling the grid would be.
-  const header = () =>
-    page.getByRole('button', { name: /^Output changed/ }).dispatchEvent('click');
+  const header = () => page.getByRole('button', { name: /^Output changed/ }).dispatchEvent('click');
   await step('sort by output changed', header);
   await step('sort by output changed, descending', header);
   await step(

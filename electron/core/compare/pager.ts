@@ -155,10 +155,10 @@ function pageByDelta(
           `SELECT ${ROW_COLUMNS}, NULL AS delta
            FROM pair_rows pr
            ${ROW_JOINS}
-           WHERE ${where.sql} ${keyset}
+           WHERE ${where.sql}
              AND NOT EXISTS (SELECT 1 FROM pair_deltas d INDEXED BY pair_deltas_by_example
                WHERE d.report_id = pr.report_id AND d.pair = pr.pair AND d.criterion = ?
-               AND d.example_id = pr.example_id)
+               AND d.example_id = pr.example_id) ${keyset}
            ORDER BY pr.example_id
            LIMIT ?`,
         )

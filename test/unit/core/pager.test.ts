@@ -15,6 +15,7 @@ import {
   sorted,
   type ExplorerLibrary,
   type Sort,
+  unchangedFlags,
 } from '../../fixtures/explorer';
 import { makeService, type Harness } from '../../fixtures/service';
 
@@ -97,6 +98,32 @@ describe('explorer pages and counts against a brute-force filter', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('pages on through the rows with no difference, one at a time (their cursor has no value)', async () => {
+    const key = `report-${reports++}`;
+    const model = library.modelRows(
+      library.ids.map((_, k) => ({ ...unchangedFlags, deltas: [k === 3 ? -1 : null, null] })),
+    );
+    await library.store(key, model);
+    const ids: string[] = [];
+    let after: string | null = null;
+    do {
+      const page = pageExamples(harness.service.db, {
+        reportKey: key,
+        pair: 0,
+        filter: {},
+        sort: 'delta',
+        sortCriterion: 'refused',
+        descending: false,
+        after,
+        limit: 1,
+      });
+      ids.push(...page.rows.map((r) => r.example_id));
+      after = page.next;
+    } while (after);
+    expect(ids).toEqual(sorted(model, 'delta', false, 'refused').map((r) => r.id));
+    expect(ids).toHaveLength(library.ids.length);
   });
 
   it('the CSV export holds one row per matching paired example, every criterion as columns', async () => {
