@@ -1,20 +1,40 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, systemChromium } from './browser';
 import { serveApp } from './host';
 
 /**
- * `npm run screenshots`: every screen at 1440×900 on the sample experiment, written to
- * docs/screenshots/ (the README uses them). Rerun after changing what a screen shows.
+ * `npm run screenshots`: every screen of the sample experiment at 1440×900 and 1024×700, light
+ * and dark, written to docs/screenshots/ (`<screen>.png` is 1440×900 light, the one the README
+ * shows; the others are `<screen>-<width>-<scheme>.png`). Rerun after changing what a screen
+ * shows, and look at them.
  */
 const out = path.resolve(__dirname, '../../docs/screenshots');
-const scheme = (process.env.PAIRWISE_SCHEME as 'light' | 'dark' | undefined) ?? 'light';
 
-async function shot(page: Page, name: string): Promise<void> {
+interface Variant {
+  width: number;
+  height: number;
+  scheme: 'light' | 'dark';
+}
+
+const VARIANTS: Variant[] = [
+  { width: 1440, height: 900, scheme: 'light' },
+  { width: 1024, height: 700, scheme: 'light' },
+  { width: 1440, height: 900, scheme: 'dark' },
+  { width: 1024, height: 700, scheme: 'dark' },
+];
+
+function fileName(name: string, v: Variant): string {
+  return v.width === 1440 && v.scheme === 'light'
+    ? `${name}.png`
+    : `${name}-${v.width}-${v.scheme}.png`;
+}
+
+async function shot(page: Page, name: string, v: Variant): Promise<void> {
   await page.waitForTimeout(300);
-  await page.screenshot({ path: path.join(out, `${name}.png`) });
-  process.stdout.write(`docs/screenshots/${name}.png\n`);
+  await page.screenshot({ path: path.join(out, fileName(name, v)) });
+  process.stdout.write(`docs/screenshots/${fileName(name, v)}\n`);
 }
 
 /** The HTML export of the newest finding, fetched over the contract as the page would. */
@@ -39,38 +59,34 @@ async function exportedFinding(url: string): Promise<string> {
   ).content;
 }
 
-async function main(): Promise<void> {
-  fs.mkdirSync(out, { recursive: true });
+/** One pass through every screen, on a fresh sample library, in one size and scheme. */
+async function capture(browser: Browser, v: Variant): Promise<void> {
   const app = await serveApp(['--demo']);
-  const browser = await chromium.launch({
-    ...(systemChromium ? { executablePath: systemChromium } : {}),
-    args: chromiumArgs,
-  });
   try {
     const page = await browser.newPage({
-      viewport: { width: 1440, height: 900 },
-      colorScheme: scheme,
+      viewport: { width: v.width, height: v.height },
+      colorScheme: v.scheme,
     });
     await page.goto(app.url);
     await page.getByRole('button', { name: 'Compare' }).first().waitFor({ timeout: 30_000 });
-    await shot(page, 'library');
+    await shot(page, 'library', v);
     await page.getByRole('button', { name: 'Comparison', exact: true }).click();
     await page.getByRole('heading', { name: /vs/ }).first().waitFor({ timeout: 60_000 });
     await page
       .getByLabel('Pair', { exact: true })
       .selectOption({ label: 'steer-4521 vs reference' });
-    await shot(page, 'comparison');
+    await shot(page, 'comparison', v);
     await page.locator('main.content').evaluate((el) => el.scrollTo(0, el.scrollHeight));
-    await shot(page, 'comparison-series');
+    await shot(page, 'comparison-series', v);
     await page.getByRole('button', { name: 'Conditions', exact: true }).click();
     await page.getByLabel('Select reference').check();
     await page.getByLabel('Select steer-4521').check();
-    await shot(page, 'conditions');
+    await shot(page, 'conditions', v);
     await page.getByRole('button', { name: 'Examples', exact: true }).click();
     await page.getByLabel('Change class', { exact: true }).selectOption('improved');
     await page.getByLabel('Criterion', { exact: true }).selectOption('refused');
     await page.getByTestId('example-detail').waitFor();
-    await shot(page, 'examples');
+    await shot(page, 'examples', v);
     await page.getByRole('button', { name: 'Pin to finding' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Pin', exact: true }).click();
     await page.getByText(/Pinned .* to/).waitFor();
@@ -84,20 +100,33 @@ async function main(): Promise<void> {
       .getByTestId('save-state')
       .getByText(/All changes saved/)
       .waitFor();
-    await shot(page, 'finding-editor');
+    await shot(page, 'finding-editor', v);
     const exported = await exportedFinding(app.url);
     const htmlPage = await browser.newPage({
-      viewport: { width: 1440, height: 900 },
-      colorScheme: scheme,
+      viewport: { width: v.width, height: v.height },
+      colorScheme: v.scheme,
     });
     await htmlPage.setContent(exported);
-    await htmlPage.screenshot({ path: path.join(out, 'finding-export.png') });
-    process.stdout.write('docs/screenshots/finding-export.png\n');
+    await shot(htmlPage, 'finding-export', v);
+    await htmlPage.close();
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
-    await shot(page, 'sync');
+    await shot(page, 'sync', v);
+    await page.close();
+  } finally {
+    await app.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(out, { recursive: true });
+  const browser = await chromium.launch({
+    ...(systemChromium ? { executablePath: systemChromium } : {}),
+    args: chromiumArgs,
+  });
+  try {
+    for (const variant of VARIANTS) await capture(browser, variant);
   } finally {
     await browser.close();
-    await app.stop();
   }
 }
 
