@@ -72,10 +72,9 @@ test('group runs: preview, cancel, confirm with roles kept, undo after a reload;
   await expect(column(page, 'control')).toContainText('generation.temperature=0.7 (control)');
   await expect(page.locator('.role-columns')).not.toContainText('superseded');
 
+  // The address keeps the view and experiment: a reload comes back to these conditions.
   await page.reload();
-  await page.locator('.experiment-name').first().click({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Conditions', exact: true }).click();
-  await page.getByRole('button', { name: 'Undo grouping' }).click();
+  await page.getByRole('button', { name: 'Undo grouping' }).click({ timeout: 30_000 });
   await expect(column(page, 'intervention')).toContainText(long);
   await expect(column(page, 'control')).toContainText('steer-random-feature');
   await expect(page.getByRole('button', { name: 'Undo grouping' })).toBeHidden();
