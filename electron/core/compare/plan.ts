@@ -1,4 +1,5 @@
 import { pairExperimentId, type ReferenceBasis } from '../../../shared/contract';
+import { shortPair } from '../../../shared/labels';
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
 import { conditionsOf } from '../experiments';
@@ -73,7 +74,14 @@ export function planPair(
   };
   const baseline = find(baselineId);
   const candidate = find(candidateId);
-  const names = pairNames(baseline.condition, candidate.condition);
+  // Each side named by what tells it apart; two runs of one condition are baseline and candidate.
+  const same = baseline.condition === candidate.condition;
+  const short = shortPair(baseline.condition, candidate.condition);
+  const names = {
+    shared: same ? baseline.condition : short.shared,
+    baseline: same ? 'baseline' : short.reference,
+    candidate: same ? 'candidate' : short.candidate,
+  };
   const baselineName = names.baseline;
   const candidateName = names.candidate;
   const sameExperiment = baseline.experiment_id === candidate.experiment_id;
@@ -105,25 +113,4 @@ export function planPair(
     ],
     referenceReplicates: [],
   };
-}
-
-/**
- * Short names for two runs' conditions: the words they share go to the title, each side keeps
- * what tells it apart (`revision=bb83546` vs `revision=de1d065`). Equal names become
- * `baseline` and `candidate`.
- */
-export function pairNames(
-  baseline: string,
-  candidate: string,
-): { baseline: string; candidate: string; shared: string } {
-  const a = baseline.split(' ');
-  const b = candidate.split(' ');
-  let k = 0;
-  while (k < a.length && k < b.length && a[k] === b[k]) k++;
-  const shared = a.slice(0, k).join(' ');
-  const ownA = a.slice(k).join(' ');
-  const ownB = b.slice(k).join(' ');
-  if (ownA === '' && ownB === '') return { baseline: 'baseline', candidate: 'candidate', shared };
-  if (ownA === '' || ownB === '') return { baseline, candidate, shared: '' };
-  return { baseline: ownA, candidate: ownB, shared };
 }

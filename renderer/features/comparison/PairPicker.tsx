@@ -1,5 +1,5 @@
 import type { Report } from '../../../shared/compare/types';
-import { shortPair } from '../../labels';
+import { shortPair } from '../../../shared/labels';
 
 /**
  * The pair picker: each pair by the words that tell its two conditions apart, the full names

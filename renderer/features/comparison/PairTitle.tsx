@@ -1,4 +1,4 @@
-import { shortPair } from '../../labels';
+import { shortPair } from '../../../shared/labels';
 
 /**
  * "candidate vs reference" by the words that tell the two apart; what they share is below,

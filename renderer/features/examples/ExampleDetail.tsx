@@ -2,7 +2,7 @@ import { memo, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
-import { shortPair } from '../../labels';
+import { shortPair } from '../../../shared/labels';
 import { useApp } from '../../store';
 import { highlight, searchPattern } from './highlight';
 import { PinToFinding } from './PinToFinding';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { request } from '../../api';
 import { count, downloadText } from '../../format';
-import { shortPair } from '../../labels';
+import { shortPair } from '../../../shared/labels';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';

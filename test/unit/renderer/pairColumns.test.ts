@@ -110,7 +110,7 @@ describe('explorer grid columns', () => {
 
 describe('explorer labels and search marks', () => {
   it('names two long conditions by the words that tell them apart', async () => {
-    const { shortPair } = await import('../../../renderer/labels');
+    const { shortPair } = await import('../../../shared/labels');
     const sae = 'steering.sae_id=gemma-scope-2b-pt-res-canonical/layer_20/width_16k/canonical';
     expect(
       shortPair(
