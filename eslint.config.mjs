@@ -18,6 +18,17 @@ const nodeBuiltins = [
 ];
 const nodeOnly = nodeBuiltins.flatMap((m) => [m, `node:${m}`, `${m}/*`, `node:${m}/*`]);
 
+/** Node-side code never imports electron itself, nor what `pattern` names. */
+const nodeSideImports = (pattern) => [
+  'error',
+  {
+    paths: [
+      { name: 'electron', message: 'Only electron/main and electron/preload may import electron.' },
+    ],
+    patterns: [pattern],
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -120,53 +131,27 @@ export default tseslint.config(
       'electron/workers/**/*.ts',
     ],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Only electron/main and electron/preload may import electron.',
-            },
-          ],
-          patterns: [
-            {
-              group: ['**/renderer/**', '**/electron/main/**'],
-              message: 'Core and hosts never import the renderer or the Electron main process.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': nodeSideImports({
+        group: ['**/renderer/**', '**/electron/main/**'],
+        message: 'Core and hosts never import the renderer or the Electron main process.',
+      }),
     },
   },
   {
     // The core serves every host; it never reaches into one.
     files: ['electron/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Only electron/main and electron/preload may import electron.',
-            },
-          ],
-          patterns: [
-            {
-              group: [
-                '**/renderer/**',
-                '**/electron/main/**',
-                '**/server/**',
-                '**/cli/**',
-                '../main/**',
-                '../../main/**',
-              ],
-              message: 'The core never imports a host (renderer, Electron main, server, CLI).',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': nodeSideImports({
+        group: [
+          '**/renderer/**',
+          '**/electron/main/**',
+          '**/server/**',
+          '**/cli/**',
+          '../main/**',
+          '../../main/**',
+        ],
+        message: 'The core never imports a host (renderer, Electron main, server, CLI).',
+      }),
     },
   },
   {

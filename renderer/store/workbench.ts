@@ -75,6 +75,17 @@ export interface WorkbenchSlice {
   openFinding(findingId: string): void;
 }
 
+/** What opening another experiment (or pair of runs) starts from: nothing of the last one. */
+const freshExperiment = {
+  conditions: [],
+  report: null,
+  pair: 0,
+  filter: {},
+  findingId: null,
+  sort: defaultSort,
+  exampleId: null,
+} satisfies Partial<WorkbenchSlice>;
+
 export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice> = (set) => ({
   experiments: [],
   experimentId: null,
@@ -90,31 +101,13 @@ export const createWorkbenchSlice: StateCreator<AppState, [], [], WorkbenchSlice
   setExperiments: (experiments) => set({ experiments }),
   selectExperiment: (experimentId) =>
     set((s) =>
-      s.experimentId === experimentId
-        ? s
-        : {
-            experimentId,
-            runPair: null,
-            conditions: [],
-            report: null,
-            pair: 0,
-            filter: {},
-            findingId: null,
-            sort: defaultSort,
-            exampleId: null,
-          },
+      s.experimentId === experimentId ? s : { ...freshExperiment, experimentId, runPair: null },
     ),
   compareRuns: (runPair) =>
     set({
+      ...freshExperiment,
       experimentId: pairExperimentId(runPair.baseline, runPair.candidate),
       runPair,
-      conditions: [],
-      report: null,
-      pair: 0,
-      filter: {},
-      findingId: null,
-      sort: defaultSort,
-      exampleId: null,
       view: 'comparison',
     }),
   setConditions: (conditions) => set({ conditions }),

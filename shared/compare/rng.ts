@@ -84,46 +84,6 @@ export class Xoshiro128 {
     this.s3 = s3;
     return sum / n;
   }
-
-  /**
-   * One bootstrap resample's mean and sum of squares (about 0): `out[0]` = mean,
-   * `out[1]` = Σ x². Same draws and inlining as resampleMean; the studentized interval needs
-   * each resample's spread as well as its mean.
-   */
-  resampleMoments(values: Float64Array, out: Float64Array): void {
-    const n = values.length;
-    const reject = (TWO_POW_32 - n) % n;
-    let s0 = this.s0;
-    let s1 = this.s1;
-    let s2 = this.s2;
-    let s3 = this.s3;
-    let sum = 0;
-    let squares = 0;
-    for (let i = 0; i < n;) {
-      const product = Math.imul(s1, 5);
-      const output = Math.imul((product << 7) | (product >>> 25), 9) >>> 0;
-      const t = s1 << 9;
-      s2 ^= s0;
-      s3 ^= s1;
-      s1 ^= s2;
-      s0 ^= s3;
-      s2 ^= t;
-      s3 = (s3 << 11) | (s3 >>> 21);
-      const m = output * n;
-      const high = Math.floor(m / TWO_POW_32);
-      if (m - high * TWO_POW_32 < reject) continue;
-      const x = values[high]!;
-      sum += x;
-      squares += x * x;
-      i++;
-    }
-    this.s0 = s0;
-    this.s1 = s1;
-    this.s2 = s2;
-    this.s3 = s3;
-    out[0] = sum / n;
-    out[1] = squares;
-  }
 }
 
 /**
