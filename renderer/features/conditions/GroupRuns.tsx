@@ -8,6 +8,62 @@ import { useRequest } from '../../useRequest';
 type Plan = RequestOutput<'runs:groupPreview'>;
 type Last = RequestOutput<'runs:lastGrouping'>;
 
+/** Where every run would go, before anything changes. */
+function GroupPlanDialog({
+  plan,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  plan: Plan;
+  busy: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <Dialog
+      title={`Group runs by ${plan.field}?`}
+      confirm={plan.changes === 0 ? undefined : `Group ${plan.changes} runs`}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>
+        {plan.changes === 0
+          ? 'Every run is already in the condition this field gives: nothing would change.'
+          : `${plan.changes} of ${plan.moves.length} runs move, into ${plan.conditions.length} conditions. Each keeps the role it has now; you can undo this once.`}
+      </p>
+      {plan.notes.map((note) => (
+        <p key={note} className="muted small">
+          {note}
+        </p>
+      ))}
+      <table className="plan-table" aria-label="Where each run goes">
+        <thead>
+          <tr>
+            <th>Run</th>
+            <th>From</th>
+            <th>To</th>
+            <th style={{ width: '7em' }}>Role</th>
+          </tr>
+        </thead>
+        <tbody>
+          {plan.moves.map((m) => (
+            <tr key={m.runId} className={m.from === m.to ? 'dim' : undefined}>
+              <td className="mono" title={m.runId}>
+                {m.runId}
+              </td>
+              <td title={m.from}>{m.from}</td>
+              <td title={m.to}>{m.to}</td>
+              <td>{m.role}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Dialog>
+  );
+}
+
 /**
  * "Group runs by": pick a settings field, see where every run would go, confirm; the last
  * grouping can be undone (the core keeps what it replaced, so Undo survives a reload).
@@ -60,46 +116,12 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
         Group…
       </button>
       {plan ? (
-        <Dialog
-          title={`Group runs by ${plan.field}?`}
-          confirm={plan.changes === 0 ? undefined : `Group ${plan.changes} runs`}
+        <GroupPlanDialog
+          plan={plan}
           busy={busy}
           onConfirm={() => void apply()}
           onCancel={() => setPlan(null)}
-        >
-          <p>
-            {plan.changes === 0
-              ? 'Every run is already in the condition this field gives: nothing would change.'
-              : `${plan.changes} of ${plan.moves.length} runs move, into ${plan.conditions.length} conditions. Each keeps the role it has now; you can undo this once.`}
-          </p>
-          {plan.notes.map((note) => (
-            <p key={note} className="muted small">
-              {note}
-            </p>
-          ))}
-          <table className="plan-table" aria-label="Where each run goes">
-            <thead>
-              <tr>
-                <th>Run</th>
-                <th>From</th>
-                <th>To</th>
-                <th style={{ width: '7em' }}>Role</th>
-              </tr>
-            </thead>
-            <tbody>
-              {plan.moves.map((m) => (
-                <tr key={m.runId} className={m.from === m.to ? 'dim' : undefined}>
-                  <td className="mono" title={m.runId}>
-                    {m.runId}
-                  </td>
-                  <td title={m.from}>{m.from}</td>
-                  <td title={m.to}>{m.to}</td>
-                  <td>{m.role}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Dialog>
+        />
       ) : null}
     </>
   );

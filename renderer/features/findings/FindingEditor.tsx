@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
-import type { FindingView } from '../../../shared/findings';
+import type { EditableBody, FindingView, Pin } from '../../../shared/findings';
 import { request } from '../../api';
 import { downloadText, interval, signed } from '../../format';
 import { useApp } from '../../store';
 import { Evidence, PinnedExamples } from './Evidence';
 import { History } from './History';
 import { Limitations } from './Limitations';
+import { shownPins, withoutPin, withPinNote } from './pins';
 import { useAutosave, type SaveState } from './useAutosave';
 import { useRequest } from '../../useRequest';
 
@@ -46,19 +47,31 @@ function StaleBanner({ staleness, onRefresh }: { staleness: Staleness; onRefresh
   );
 }
 
-function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
+/** Whether the runs the finding cites changed, asked again after each saved revision. */
+function useStaleness(findingId: string, revision: number): Staleness | null {
   const ask = useRequest();
-  const [latest, setLatest] = useState(view);
-  const onSaved = useCallback((v: FindingView) => setLatest(v), []);
-  const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
   const [staleness, setStaleness] = useState<Staleness | null>(null);
-  const toast = useApp((s) => s.toast);
-  const findingId = view.finding.id;
-
   useEffect(() => {
     ask('findings:staleness', { findingId }, setStaleness);
-  }, [ask, findingId, latest.revision]);
+  }, [ask, findingId, revision]);
+  return staleness;
+}
 
+function EditorHeader({
+  findingId,
+  title,
+  onRename,
+  state,
+  revision,
+  onReload,
+}: {
+  findingId: string;
+  title: string;
+  onRename(title: string): void;
+  state: SaveState;
+  revision: number;
+  onReload(): void;
+}) {
   const exportAs = async (format: 'markdown' | 'html') => {
     const file = await request('findings:export', { findingId, format });
     downloadText(
@@ -67,6 +80,102 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
       format === 'html' ? 'text/html;charset=utf-8' : 'text/markdown;charset=utf-8',
     );
   };
+  return (
+    <header className="card-head">
+      <input
+        className="title-input"
+        aria-label="Title"
+        value={title}
+        onChange={(e) => onRename(e.target.value)}
+      />
+      <span className={`save-state save-${state}`} role="status" data-testid="save-state">
+        {saveLabel[state]}
+        {state === 'saved' ? ` · revision ${revision}` : ''}
+      </span>
+      {state === 'conflict' ? (
+        <button className="secondary" onClick={onReload}>
+          Reload
+        </button>
+      ) : null}
+      <span className="spacer" />
+      <button className="secondary" onClick={() => void exportAs('markdown')}>
+        Export Markdown
+      </button>
+      <button className="secondary" onClick={() => void exportAs('html')}>
+        Export HTML
+      </button>
+    </header>
+  );
+}
+
+/** The researcher's statement of the experiment: what was asked, claimed and done. */
+function StatementFields({
+  draft,
+  update,
+}: {
+  draft: EditableBody;
+  update(patch: Partial<EditableBody>): void;
+}) {
+  return (
+    <>
+      <label className="field">
+        <span>Question</span>
+        <textarea
+          rows={2}
+          value={draft.question}
+          onChange={(e) => update({ question: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        <span>Claim</span>
+        <textarea
+          rows={2}
+          value={draft.claim}
+          onChange={(e) => update({ claim: e.target.value })}
+        />
+      </label>
+      <label className="field">
+        <span>Protocol</span>
+        <textarea
+          rows={8}
+          className="mono"
+          value={draft.protocol}
+          onChange={(e) => update({ protocol: e.target.value })}
+        />
+      </label>
+    </>
+  );
+}
+
+function PinnedSection({
+  saved,
+  draft,
+  update,
+}: {
+  saved: Pin[];
+  draft: EditableBody;
+  update(patch: Partial<EditableBody>): void;
+}) {
+  const pins = shownPins(saved, draft.pinned);
+  return (
+    <section>
+      <h3>Pinned examples</h3>
+      <PinnedExamples
+        pins={pins}
+        onNote={(i, note) => update({ pinned: withPinNote(draft.pinned, pins[i]!, note) })}
+        onRemove={(i) => update({ pinned: withoutPin(draft.pinned, pins[i]!) })}
+      />
+    </section>
+  );
+}
+
+function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
+  const [latest, setLatest] = useState(view);
+  const onSaved = useCallback((v: FindingView) => setLatest(v), []);
+  const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
+  const toast = useApp((s) => s.toast);
+  const findingId = view.finding.id;
+  const staleness = useStaleness(findingId, latest.revision);
   const refresh = async () => {
     try {
       await request('findings:refresh', { findingId });
@@ -75,66 +184,20 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
       toast('error', (e as Error).message);
     }
   };
-  const pins = latest.body.pinned.filter((p) =>
-    draft.pinned.some(
-      (d) => d.reportKey === p.reportKey && d.pair === p.pair && d.exampleId === p.exampleId,
-    ),
-  );
-
   return (
     <div className="finding-layout">
       <article className="finding-editor">
-        <header className="card-head">
-          <input
-            className="title-input"
-            aria-label="Title"
-            value={title}
-            onChange={(e) => rename(e.target.value)}
-          />
-          <span className={`save-state save-${state}`} role="status" data-testid="save-state">
-            {saveLabel[state]}
-            {state === 'saved' ? ` · revision ${latest.revision}` : ''}
-          </span>
-          {state === 'conflict' ? (
-            <button className="secondary" onClick={onReload}>
-              Reload
-            </button>
-          ) : null}
-          <span className="spacer" />
-          <button className="secondary" onClick={() => void exportAs('markdown')}>
-            Export Markdown
-          </button>
-          <button className="secondary" onClick={() => void exportAs('html')}>
-            Export HTML
-          </button>
-        </header>
+        <EditorHeader
+          findingId={findingId}
+          title={title}
+          onRename={rename}
+          state={state}
+          revision={latest.revision}
+          onReload={onReload}
+        />
         {error && state === 'error' ? <p className="status-differs small">{error}</p> : null}
         {staleness ? <StaleBanner staleness={staleness} onRefresh={() => void refresh()} /> : null}
-        <label className="field">
-          <span>Question</span>
-          <textarea
-            rows={2}
-            value={draft.question}
-            onChange={(e) => update({ question: e.target.value })}
-          />
-        </label>
-        <label className="field">
-          <span>Claim</span>
-          <textarea
-            rows={2}
-            value={draft.claim}
-            onChange={(e) => update({ claim: e.target.value })}
-          />
-        </label>
-        <label className="field">
-          <span>Protocol</span>
-          <textarea
-            rows={8}
-            className="mono"
-            value={draft.protocol}
-            onChange={(e) => update({ protocol: e.target.value })}
-          />
-        </label>
+        <StatementFields draft={draft} update={update} />
         <section>
           <h3>Evidence</h3>
           <Evidence snapshot={latest.body.snapshot} />
@@ -146,33 +209,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
             onChange={(limitations) => update({ limitations })}
           />
         </section>
-        <section>
-          <h3>Pinned examples</h3>
-          <PinnedExamples
-            pins={pins.map((p) => ({
-              ...p,
-              note:
-                draft.pinned.find((d) => d.exampleId === p.exampleId && d.pair === p.pair)?.note ??
-                p.note,
-            }))}
-            onNote={(i, note) => {
-              const target = pins[i]!;
-              update({
-                pinned: draft.pinned.map((d) =>
-                  d.exampleId === target.exampleId && d.pair === target.pair ? { ...d, note } : d,
-                ),
-              });
-            }}
-            onRemove={(i) => {
-              const target = pins[i]!;
-              update({
-                pinned: draft.pinned.filter(
-                  (d) => !(d.exampleId === target.exampleId && d.pair === target.pair),
-                ),
-              });
-            }}
-          />
-        </section>
+        <PinnedSection saved={latest.body.pinned} draft={draft} update={update} />
         <label className="field">
           <span>Conclusion — yours alone; Pairwise never writes it</span>
           <textarea

@@ -6,18 +6,12 @@ import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { FindingEditor } from './FindingEditor';
 import { useRequest } from '../../useRequest';
 
-export function FindingsView() {
+/** The experiment's findings, asked again when another one is opened (it may be new). */
+function useFindingRows(experimentId: string | null, findingId: string | null): FindingRow[] {
   const ask = useRequest();
-  const experimentId = useApp((s) => s.experimentId);
-  const runPair = useApp((s) => s.runPair);
-  const findingId = useApp((s) => s.findingId);
-  const openFinding = useApp((s) => s.openFinding);
-  const toast = useApp((s) => s.toast);
   const [findings, setFindings] = useState<{ experimentId: string; rows: FindingRow[] } | null>(
     null,
   );
-  const [creating, setCreating] = useState(false);
-
   useEffect(() => {
     if (!experimentId) return;
     let live = true;
@@ -28,17 +22,16 @@ export function FindingsView() {
       live = false;
     };
   }, [ask, experimentId, findingId]);
+  return findings?.experimentId === experimentId ? findings.rows : [];
+}
 
-  if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
-  if (runPair)
-    return (
-      <p className="muted pad">
-        Findings belong to an experiment: two runs picked in the library have none. Open an
-        experiment from the library to write one.
-      </p>
-    );
-  const rows = findings?.experimentId === experimentId ? findings.rows : [];
+/** Drafts a finding from the experiment's evidence and opens it. */
+function useCreateFinding(experimentId: string | null) {
+  const openFinding = useApp((s) => s.openFinding);
+  const toast = useApp((s) => s.toast);
+  const [creating, setCreating] = useState(false);
   const create = async () => {
+    if (!experimentId) return;
     setCreating(true);
     try {
       const view = await request('findings:create', { experimentId });
@@ -49,24 +42,65 @@ export function FindingsView() {
       setCreating(false);
     }
   };
+  return { creating, create };
+}
+
+function NoFindingYet({ creating, onCreate }: { creating: boolean; onCreate(): void }) {
+  return (
+    <section className="empty-state">
+      <h2>No finding yet</h2>
+      <p>
+        A finding starts from the evidence: the declared question and claim, a protocol written from
+        the runs, the metrics with their intervals, and candidate limitations to accept or dismiss.
+        The conclusion is yours.
+      </p>
+      <button className="primary" disabled={creating} onClick={onCreate}>
+        Draft a finding for this experiment
+      </button>
+    </section>
+  );
+}
+
+function FindingPicker({ rows, current }: { rows: FindingRow[]; current: string | null }) {
+  const openFinding = useApp((s) => s.openFinding);
+  return (
+    <select
+      aria-label="Finding"
+      value={current ?? ''}
+      onChange={(e) => openFinding(e.target.value)}
+      disabled={rows.length === 0}
+    >
+      {rows.map((r) => (
+        <option key={r.id} value={r.id}>
+          {r.title} (rev {r.currentRevision}){r.syncState ? ` · ${r.syncState}` : ''}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function FindingsView() {
+  const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
+  const findingId = useApp((s) => s.findingId);
+  const rows = useFindingRows(experimentId, findingId);
+  const { creating, create } = useCreateFinding(experimentId);
+
+  if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
+  if (runPair)
+    return (
+      <p className="muted pad">
+        Findings belong to an experiment: two runs picked in the library have none. Open an
+        experiment from the library to write one.
+      </p>
+    );
   const current = rows.some((r) => r.id === findingId) ? findingId : (rows[0]?.id ?? null);
   return (
     <section className="findings">
       <header className="toolbar">
         <h2>Findings</h2>
         <ExperimentPicker />
-        <select
-          aria-label="Finding"
-          value={current ?? ''}
-          onChange={(e) => openFinding(e.target.value)}
-          disabled={rows.length === 0}
-        >
-          {rows.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.title} (rev {r.currentRevision}){r.syncState ? ` · ${r.syncState}` : ''}
-            </option>
-          ))}
-        </select>
+        <FindingPicker rows={rows} current={current} />
         <span className="spacer" />
         <button className="primary" disabled={creating} onClick={() => void create()}>
           {creating ? 'Drafting from the evidence…' : 'New finding'}
@@ -75,17 +109,7 @@ export function FindingsView() {
       {current ? (
         <FindingEditor findingId={current} />
       ) : (
-        <section className="empty-state">
-          <h2>No finding yet</h2>
-          <p>
-            A finding starts from the evidence: the declared question and claim, a protocol written
-            from the runs, the metrics with their intervals, and candidate limitations to accept or
-            dismiss. The conclusion is yours.
-          </p>
-          <button className="primary" disabled={creating} onClick={() => void create()}>
-            Draft a finding for this experiment
-          </button>
-        </section>
+        <NoFindingYet creating={creating} onCreate={() => void create()} />
       )}
     </section>
   );

@@ -60,3 +60,19 @@ export function revisionChanges(before: FindingBody, after: FindingBody): Revisi
     if (change) changes.push(change);
   return changes;
 }
+
+/**
+ * What the first revision is shown against: a finding with nothing written yet, on the same
+ * evidence, so its changes are everything the researcher wrote and not the snapshot.
+ */
+export function blankBefore(first: FindingBody): FindingBody {
+  return {
+    ...first,
+    question: '',
+    claim: '',
+    protocol: '',
+    conclusion: '',
+    limitations: [],
+    pinned: [],
+  };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FindingBody } from '../../../shared/findings';
-import { revisionChanges } from '../../../renderer/features/findings/revisionDiff';
+import { blankBefore, revisionChanges } from '../../../renderer/features/findings/revisionDiff';
 
 function body(patch: Partial<FindingBody> = {}): FindingBody {
   return {
@@ -71,5 +71,18 @@ describe('what a revision changed', () => {
       removed: ['Scored by substring matching.'],
     });
     expect(changes[1]).toMatchObject({ added: ['syc-0035 · steer-4521 · the clearest case'] });
+  });
+
+  it('shows the first revision as everything written, on the same evidence', () => {
+    const first = body();
+    const changes = revisionChanges(blankBefore(first), first);
+    expect(changes.map((c) => c.label)).toEqual([
+      'Question',
+      'Claim',
+      'Protocol',
+      'Conclusion',
+      'Limitations',
+    ]);
+    expect(changes[4]).toMatchObject({ added: ['Scored by substring matching.'], removed: [] });
   });
 });
