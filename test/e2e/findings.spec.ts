@@ -103,3 +103,24 @@ test('a save that meets a library busy with a long write is retried on its own, 
   await page.getByRole('button', { name: 'Findings', exact: true }).click();
   await expect(page.getByLabel('Conclusion')).toHaveValue('Written while the library was busy.');
 });
+
+test('a failed export says why in a message instead of failing silently', async ({ page }) => {
+  await page.goto(app.url);
+  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Findings', exact: true }).click();
+  await page.getByRole('button', { name: 'Draft a finding for this experiment' }).click();
+  await expect(page.getByTestId('save-state')).toContainText('All changes saved');
+  const failures: string[] = [];
+  page.on('pageerror', (error) => failures.push(error.message));
+  await page.route('**/api/request', async (route) => {
+    const body = route.request().postDataJSON() as { name: string };
+    if (body.name !== 'findings:export') return route.fallback();
+    await route.fulfill({
+      json: { ok: false, error: { code: 'internal', message: 'The disk is full.' } },
+    });
+  });
+  await page.getByRole('button', { name: 'Export HTML' }).click();
+  await expect(page.getByText('The disk is full.')).toBeVisible();
+  expect(failures).toEqual([]);
+});

@@ -72,14 +72,15 @@ function EditorHeader({
   revision: number;
   onReload(): void;
 }) {
-  const exportAs = async (format: 'markdown' | 'html') => {
-    const file = await request('findings:export', { findingId, format });
-    downloadText(
-      file.filename,
-      file.content,
-      format === 'html' ? 'text/html;charset=utf-8' : 'text/markdown;charset=utf-8',
+  const run = useRequest();
+  const exportAs = (format: 'markdown' | 'html') =>
+    run('findings:export', { findingId, format }, (file) =>
+      downloadText(
+        file.filename,
+        file.content,
+        format === 'html' ? 'text/html;charset=utf-8' : 'text/markdown;charset=utf-8',
+      ),
     );
-  };
   return (
     <header className="card-head">
       <input
@@ -98,10 +99,10 @@ function EditorHeader({
         </button>
       ) : null}
       <span className="spacer" />
-      <button className="secondary" onClick={() => void exportAs('markdown')}>
+      <button className="secondary" onClick={() => exportAs('markdown')}>
         Export Markdown
       </button>
-      <button className="secondary" onClick={() => void exportAs('html')}>
+      <button className="secondary" onClick={() => exportAs('html')}>
         Export HTML
       </button>
     </header>
