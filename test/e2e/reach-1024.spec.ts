@@ -187,6 +187,15 @@ test('at 1024×700 every view keeps its primary actions in the window, whole, un
     button(page, 'Export HTML'),
   ]);
 
+  // The toolbar takes two rows at this width: scrolled down to the conclusion and back to the
+  // history, the history is not under it.
+  await page.getByLabel('Conclusion').scrollIntoViewIfNeeded();
+  const history = page.getByRole('complementary', { name: 'Revision history' });
+  await reachable(page, [
+    history.getByRole('heading', { name: 'Revisions' }),
+    history.getByRole('button', { name: 'Changes' }).first(),
+  ]);
+
   // Sync.
   await button(page, 'Sync').click();
   await reachable(page, [
