@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { chromiumArgs, systemChromium } from './browser';
 import { serveApp } from './host';
@@ -91,8 +92,12 @@ async function capture(browser: Browser, v: Screen): Promise<void> {
       .getByText(/All changes saved/)
       .waitFor();
     await shot(page, 'finding-editor', v);
+    // Opened from a file, as a reader opens the download (an about:blank page written with
+    // setContent takes Chromium's dark canvas in the dark scheme, which a file never gets).
+    const exported = path.join(app.dataDir, 'finding.html');
+    fs.writeFileSync(exported, await exportedFinding(app.url));
     const htmlPage = await stablePage(browser, v);
-    await htmlPage.setContent(await exportedFinding(app.url));
+    await htmlPage.goto(pathToFileURL(exported).href);
     await shot(htmlPage, 'finding-export', v);
     await htmlPage.context().close();
     await page.getByRole('button', { name: 'Sync', exact: true }).click();
