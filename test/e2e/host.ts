@@ -11,12 +11,24 @@ export interface ServedApp {
   stop(): Promise<void>;
 }
 
+export interface ServeOptions {
+  /**
+   * An ISO 8601 instant the core's clock stands still at, with counted rather than random UUIDs
+   * (`fixed-core.cjs`): for screenshots that must come out the same on every run.
+   */
+  fixedClock?: string;
+}
+
 /** Starts the built CLI's browser host on its own data folder, as a user would. */
-export async function serveApp(extraArgs: string[] = []): Promise<ServedApp> {
+export async function serveApp(
+  extraArgs: string[] = [],
+  { fixedClock }: ServeOptions = {},
+): Promise<ServedApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...(fixedClock ? ['--require', path.join(__dirname, 'fixed-core.cjs')] : []),
       path.join(root, 'out/main/cli.js'),
       'serve',
       '--no-open',
@@ -28,7 +40,11 @@ export async function serveApp(extraArgs: string[] = []): Promise<ServedApp> {
     ],
     {
       cwd: root,
-      env: { ...process.env, PAIRWISE_CLI_MAIN: '1' },
+      env: {
+        ...process.env,
+        PAIRWISE_CLI_MAIN: '1',
+        ...(fixedClock ? { PAIRWISE_FIXED_CLOCK: fixedClock } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
