@@ -6,6 +6,46 @@ import { useApp } from '../../store';
 
 const NEW = '';
 
+/** The finding the example goes to: one of the experiment's, or a new one. */
+function PinTargets({
+  findings,
+  target,
+  onTarget,
+}: {
+  findings: FindingRow[];
+  target: string;
+  onTarget(id: string): void;
+}) {
+  return (
+    <fieldset className="pin-targets">
+      <legend className="muted small">Which finding?</legend>
+      {findings.map((f) => (
+        <label key={f.id} className="inline" title={f.title}>
+          <input
+            type="radio"
+            name="pin-target"
+            checked={target === f.id}
+            onChange={() => onTarget(f.id)}
+          />
+          <span className="ellipsis">{f.title}</span>
+          <span className="muted small">
+            revision {f.currentRevision} · {f.updatedAt.replace('T', ' ').slice(0, 16)}
+          </span>
+        </label>
+      ))}
+      <label className="inline">
+        <input
+          type="radio"
+          name="pin-target"
+          checked={target === NEW}
+          onChange={() => onTarget(NEW)}
+        />
+        A new finding, drafted from this comparison
+      </label>
+    </fieldset>
+  );
+}
+
 /**
  * "Pin to finding…": asks which of the experiment's findings the example goes to, or a new one,
  * instead of picking the latest (or silently creating one).
@@ -64,32 +104,7 @@ export function PinToFinding({
           onConfirm={() => void pin()}
           onCancel={() => setFindings(null)}
         >
-          <fieldset className="pin-targets">
-            <legend className="muted small">Which finding?</legend>
-            {findings.map((f) => (
-              <label key={f.id} className="inline" title={f.title}>
-                <input
-                  type="radio"
-                  name="pin-target"
-                  checked={target === f.id}
-                  onChange={() => setTarget(f.id)}
-                />
-                <span className="ellipsis">{f.title}</span>
-                <span className="muted small">
-                  revision {f.currentRevision} · {f.updatedAt.replace('T', ' ').slice(0, 16)}
-                </span>
-              </label>
-            ))}
-            <label className="inline">
-              <input
-                type="radio"
-                name="pin-target"
-                checked={target === NEW}
-                onChange={() => setTarget(NEW)}
-              />
-              A new finding, drafted from this comparison
-            </label>
-          </fieldset>
+          <PinTargets findings={findings} target={target} onTarget={setTarget} />
           <label className="field">
             <span>Note (optional)</span>
             <textarea value={note} onChange={(e) => setNote(e.target.value)} rows={2} />
