@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { Comparison } from '../../../shared/compare/types';
 import type { CriterionSummary } from '../../../shared/compare/types';
+import { shortPair } from '../../../shared/labels';
 import { count, pValue } from '../../format';
 import { useApp } from '../../store';
 import type { ExamplesFilter } from '../../store/workbench';
@@ -44,6 +45,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
   const e = comparison.examples;
   const reference = comparison.reference.condition;
   const candidate = comparison.candidate.condition;
+  const names = shortPair(reference, candidate);
   return (
     <section className="card coverage">
       <h3>Coverage and changes</h3>
@@ -51,7 +53,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
         <Stat name="paired examples">
           <Link n={c.paired} pair={pair} filter={{ side: 'both' }} label="paired examples" />
         </Stat>
-        <Stat name={`only in ${reference}`}>
+        <Stat name={`only in ${names.reference}`} title={reference}>
           <Link
             n={c.only_reference.length}
             pair={pair}
@@ -59,7 +61,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
             label="examples only in the reference"
           />
         </Stat>
-        <Stat name={`only in ${candidate}`}>
+        <Stat name={`only in ${names.candidate}`} title={candidate}>
           <Link
             n={c.only_candidate.length}
             pair={pair}

@@ -1,22 +1,30 @@
 import { methodsNote } from '../../../shared/compare/methods';
 import type { Comparison, NoiseFloor } from '../../../shared/compare/types';
+import { shortPair } from '../../../shared/labels';
 import { MetricRow } from './MetricRow';
 
+/**
+ * A condition's column: the words that tell it from the other side (what both share is in the
+ * card's title above), the full name on hover.
+ */
+function ConditionHead({ short, full }: { short: string; full: string }) {
+  return (
+    <th className="num" title={full}>
+      <span className="col-name">{short}</span>
+    </th>
+  );
+}
+
 function MetricsHead({ comparison, noise }: { comparison: Comparison; noise: boolean }) {
+  const reference = comparison.reference.condition;
+  const candidate = comparison.candidate.condition;
+  const names = shortPair(reference, candidate);
   return (
     <thead>
       <tr>
         <th>Metric</th>
-        <th className="num">
-          <span className="ellipsis col-name" title={comparison.reference.condition}>
-            {comparison.reference.condition}
-          </span>
-        </th>
-        <th className="num">
-          <span className="ellipsis col-name" title={comparison.candidate.condition}>
-            {comparison.candidate.condition}
-          </span>
-        </th>
+        <ConditionHead short={names.reference} full={reference} />
+        <ConditionHead short={names.candidate} full={candidate} />
         <th className="num" title="Difference of the runs' own reported values">
           Reported Δ
         </th>
