@@ -63,25 +63,24 @@ export function ForestPlot({
   );
 }
 
-function Plot({
-  rows,
-  width,
-  noise,
-}: {
-  rows: Drawn[];
-  width: number;
-  noise: [number, number] | null;
-}) {
+type XScale = ReturnType<typeof scaleLinear<number>>;
+type YScale = ReturnType<typeof scaleBand<string>>;
+
+/** A label cut to `fits` characters, its end an ellipsis. */
+function cut(label: string, fits: number): string {
+  return label.length > fits ? `${label.slice(0, fits - 1)}…` : label;
+}
+
+/** Label margin, how many label characters fit in it, and the two scales. */
+function layout(rows: Drawn[], width: number, noise: [number, number] | null) {
   // Room for the longest label, within reason: long condition names are not cut off.
   const longest = Math.max(0, ...rows.map((r) => r.label.length));
   const margin = {
     ...base,
     left: Math.min(Math.max(140, longest * 7 + 16), Math.floor(width * 0.45)),
   };
-  const height = forestPlotHeight(rows.length);
   // About 7 px a character at this size: a longer label is cut, its full text on hover.
   const fits = Math.max(8, Math.floor((margin.left - 16) / 7));
-  const shown = (label: string) => (label.length > fits ? `${label.slice(0, fits - 1)}…` : label);
   const values = rows
     .flatMap((r) => [r.difference, ...r.ci95])
     .filter((v): v is number => v !== null);
@@ -97,10 +96,62 @@ function Plot({
     range: [0, rows.length * rowHeight],
     padding: 0.3,
   });
+  return { margin, fits, x, y };
+}
+
+/** One comparison: its label, interval, point and value, coloured by its verdict. */
+function ForestMark({
+  row,
+  x,
+  y,
+  fits,
+  valueX,
+}: {
+  row: Drawn;
+  x: XScale;
+  y: YScale;
+  fits: number;
+  /** Where the value is written, right of the plot. */
+  valueX: number;
+}) {
+  const cy = (y(row.label) ?? 0) + y.bandwidth() / 2;
+  return (
+    <g className={`forest-row verdict-${row.verdict ?? 'none'}`}>
+      <title>{`${row.label}: ${signed(row.difference)} ${interval(row.ci95)}`}</title>
+      <text x={-10} y={cy} textAnchor="end" dominantBaseline="middle" className="axis-label">
+        {cut(row.label, fits)}
+      </text>
+      <Line
+        from={{ x: x(row.ci95[0]), y: cy }}
+        to={{ x: x(row.ci95[1]), y: cy }}
+        className="ci-line"
+        strokeWidth={2}
+      />
+      {row.difference !== null ? (
+        <circle cx={x(row.difference)} cy={cy} r={4.5} className="point" />
+      ) : null}
+      <text x={valueX} y={cy} dominantBaseline="middle" className="value-label">
+        {signed(row.difference)}
+      </text>
+    </g>
+  );
+}
+
+function Plot({
+  rows,
+  width,
+  noise,
+}: {
+  rows: Drawn[];
+  width: number;
+  noise: [number, number] | null;
+}) {
+  const { margin, fits, x, y } = layout(rows, width, noise);
+  const bottom = rows.length * rowHeight;
   return (
     <svg
       width={width}
-      height={height}
+      height={forestPlotHeight(rows.length)}
       role="img"
       aria-label="Forest plot of paired differences with 95% intervals"
     >
@@ -110,7 +161,7 @@ function Plot({
             x={x(noise[0])}
             width={Math.max(1, x(noise[1]) - x(noise[0]))}
             y={0}
-            height={rows.length * rowHeight}
+            height={bottom}
             className="noise-band"
           >
             <title>
@@ -118,47 +169,19 @@ function Plot({
             </title>
           </rect>
         ) : null}
-        <Line
-          from={{ x: x(0), y: 0 }}
-          to={{ x: x(0), y: rows.length * rowHeight }}
-          className="zero-line"
-        />
-        {rows.map((row) => {
-          const cy = (y(row.label) ?? 0) + y.bandwidth() / 2;
-          return (
-            <g key={row.label} className={`forest-row verdict-${row.verdict ?? 'none'}`}>
-              <title>{`${row.label}: ${signed(row.difference)} ${interval(row.ci95)}`}</title>
-              <text
-                x={-10}
-                y={cy}
-                textAnchor="end"
-                dominantBaseline="middle"
-                className="axis-label"
-              >
-                {shown(row.label)}
-              </text>
-              <Line
-                from={{ x: x(row.ci95[0]), y: cy }}
-                to={{ x: x(row.ci95[1]), y: cy }}
-                className="ci-line"
-                strokeWidth={2}
-              />
-              {row.difference !== null ? (
-                <circle cx={x(row.difference)} cy={cy} r={4.5} className="point" />
-              ) : null}
-              <text
-                x={width - margin.left - margin.right + 8}
-                y={cy}
-                dominantBaseline="middle"
-                className="value-label"
-              >
-                {signed(row.difference)}
-              </text>
-            </g>
-          );
-        })}
+        <Line from={{ x: x(0), y: 0 }} to={{ x: x(0), y: bottom }} className="zero-line" />
+        {rows.map((row) => (
+          <ForestMark
+            key={row.label}
+            row={row}
+            x={x}
+            y={y}
+            fits={fits}
+            valueX={width - margin.left - margin.right + 8}
+          />
+        ))}
         <AxisBottom
-          top={rows.length * rowHeight}
+          top={bottom}
           scale={x}
           numTicks={7}
           tickFormat={(v) => signed(Number(v), 2)}

@@ -22,12 +22,94 @@ function short(text: string): string {
   return text.length > LABEL_CHARS ? `${text.slice(0, LABEL_CHARS - 1)}…` : text;
 }
 
+type Scale = ReturnType<typeof scaleLinear<number>>;
+
+/** The levels (the reference's too, when it has one) and differences, to their axes. */
+function scales(plotted: Plotted[], referenceLevel: number | null, innerW: number, innerH: number) {
+  const levels = [
+    ...plotted.map((p) => p.level),
+    ...(referenceLevel === null ? [] : [referenceLevel]),
+  ];
+  const ys = plotted.flatMap((p) => [p.difference, ...(p.ci95 ?? [])]);
+  const span = Math.max(...ys.map(Math.abs), 0.05) * 1.15;
+  const x = scaleLinear({
+    domain: [Math.min(...levels), Math.max(...levels)],
+    range: [0, innerW],
+    nice: true,
+  });
+  const y = scaleLinear({ domain: [-span, span], range: [innerH, 0], nice: true });
+  return { levels, x, y };
+}
+
+/** A level's point: filled when its interval excludes 0, hollow when not, grey without one. */
+function LevelPoint({ p, x, y }: { p: Plotted; x: Scale; y: Scale }) {
+  const excludesZero = p.ci95 !== null && (p.ci95[0] > 0 || p.ci95[1] < 0);
+  return (
+    <circle
+      cx={x(p.level)}
+      cy={y(p.difference)}
+      r={5}
+      className={p.ci95 === null ? 'point no-interval' : excludesZero ? 'point' : 'point hollow'}
+    >
+      <title>{`${p.condition}: ${signed(p.difference)} ${interval(p.ci95)}${p.n !== null ? `, n = ${p.n}` : ''}${excludesZero ? ' — interval excludes 0' : ''}`}</title>
+    </circle>
+  );
+}
+
+type Reference = SeriesCurveData['reference'];
+
+/** The reference with no level of its own: the zero line, labelled as the reference. */
+function ZeroLineLabel({
+  reference,
+  y,
+  innerW,
+}: {
+  reference: Reference;
+  y: Scale;
+  innerW: number;
+}) {
+  return (
+    <text x={innerW} y={y(0) - 4} textAnchor="end" className="reference-label">
+      {`0 = reference (${short(reference.condition)})`}
+    </text>
+  );
+}
+
+/** The reference at its own level: a diamond at 0. */
+function ReferencePoint({
+  reference,
+  level,
+  x,
+  y,
+}: {
+  reference: Reference;
+  level: number;
+  x: Scale;
+  y: Scale;
+}) {
+  return (
+    <g className="reference-point">
+      <rect
+        x={x(level) - 5}
+        y={y(0) - 5}
+        width={10}
+        height={10}
+        transform={`rotate(45 ${x(level)} ${y(0)})`}
+      />
+      <text x={x(level) + 9} y={y(0) - 8} className="reference-label">
+        reference
+      </text>
+      <title>{`${reference.condition}: the reference, 0 by definition`}</title>
+    </g>
+  );
+}
+
 /**
  * Difference from the reference against the series level, with the 95 % interval as a band.
  * Levels whose interval excludes 0 are drawn filled, the others hollow, and a level with no
- * interval at all (reported values only) small and grey: it must not read as a measured point. The y axis says what it
- * measures, and the reference sits at 0: as a point at its own level when it has one, else as
- * the labelled zero line.
+ * interval at all (reported values only) small and grey: it must not read as a measured point.
+ * The y axis says what it measures, and the reference sits at 0: as a point at its own level
+ * when it has one, else as the labelled zero line.
  */
 export function SeriesCurve({
   points,
@@ -42,7 +124,7 @@ export function SeriesCurve({
   height?: number;
   label: string;
   metric: string;
-  reference?: SeriesCurveData['reference'];
+  reference?: Reference;
 }) {
   const plotted = points
     .filter((p): p is Plotted => p.level !== null && p.difference !== null)
@@ -51,30 +133,16 @@ export function SeriesCurve({
   const innerW = width - margin.left - margin.right;
   const innerH = height - margin.top - margin.bottom;
   const referenceLevel = reference?.level ?? null;
-  const levels = [
-    ...plotted.map((p) => p.level),
-    ...(referenceLevel === null ? [] : [referenceLevel]),
-  ];
-  const ys = plotted.flatMap((p) => [p.difference, ...(p.ci95 ?? [])]);
-  const span = Math.max(...ys.map(Math.abs), 0.05) * 1.15;
-  const x = scaleLinear({
-    domain: [Math.min(...levels), Math.max(...levels)],
-    range: [0, innerW],
-    nice: true,
-  });
-  const y = scaleLinear({ domain: [-span, span], range: [innerH, 0], nice: true });
-  const banded = plotted.filter((p) => p.ci95);
+  const { levels, x, y } = scales(plotted, referenceLevel, innerW, innerH);
   return (
     <svg width={width} height={height} role="img" aria-label={label}>
       <Group left={margin.left} top={margin.top}>
         <Line from={{ x: 0, y: y(0) }} to={{ x: innerW, y: y(0) }} className="zero-line" />
         {reference && referenceLevel === null ? (
-          <text x={innerW} y={y(0) - 4} textAnchor="end" className="reference-label">
-            {`0 = reference (${short(reference.condition)})`}
-          </text>
+          <ZeroLineLabel reference={reference} y={y} innerW={innerW} />
         ) : null}
         <Area
-          data={banded}
+          data={plotted.filter((p) => p.ci95)}
           x={(p) => x(p.level)}
           y0={(p) => y(p.ci95![0])}
           y1={(p) => y(p.ci95![1])}
@@ -87,36 +155,11 @@ export function SeriesCurve({
           className="series-line"
           strokeWidth={2}
         />
-        {plotted.map((p) => {
-          const excludesZero = p.ci95 !== null && (p.ci95[0] > 0 || p.ci95[1] < 0);
-          return (
-            <circle
-              key={p.condition}
-              cx={x(p.level)}
-              cy={y(p.difference)}
-              r={5}
-              className={
-                p.ci95 === null ? 'point no-interval' : excludesZero ? 'point' : 'point hollow'
-              }
-            >
-              <title>{`${p.condition}: ${signed(p.difference)} ${interval(p.ci95)}${p.n !== null ? `, n = ${p.n}` : ''}${excludesZero ? ' — interval excludes 0' : ''}`}</title>
-            </circle>
-          );
-        })}
+        {plotted.map((p) => (
+          <LevelPoint key={p.condition} p={p} x={x} y={y} />
+        ))}
         {reference && referenceLevel !== null ? (
-          <g className="reference-point">
-            <rect
-              x={x(referenceLevel) - 5}
-              y={y(0) - 5}
-              width={10}
-              height={10}
-              transform={`rotate(45 ${x(referenceLevel)} ${y(0)})`}
-            />
-            <text x={x(referenceLevel) + 9} y={y(0) - 8} className="reference-label">
-              reference
-            </text>
-            <title>{`${reference.condition}: the reference, 0 by definition`}</title>
-          </g>
+          <ReferencePoint reference={reference} level={referenceLevel} x={x} y={y} />
         ) : null}
         <text
           transform={`translate(${-margin.left + 14}, ${innerH / 2}) rotate(-90)`}

@@ -196,3 +196,29 @@ test('long condition names: short names with the full text on hover, and every t
   await page.getByRole('button', { name: 'Library', exact: true }).click();
   for (const name of ['Add folder']) await inView(name);
 });
+
+test('the metrics table heads each side with its short name, whole, and the full name on hover, at 1024×700 and 1440×900', async ({
+  page,
+}) => {
+  await openExamples(page);
+  await page.getByRole('button', { name: 'Comparison', exact: true }).click();
+  const heads = page.locator('table.metrics thead th');
+  await expect(heads.locator('.col-name')).toHaveText([
+    'steering.feature_id=none',
+    'steering.feature_id=4521',
+  ]);
+  await expect(heads.nth(1)).toHaveAttribute('title', REFERENCE);
+  await expect(heads.nth(2)).toHaveAttribute('title', STEERED);
+  for (const size of [
+    { width: 1024, height: 700 },
+    { width: 1440, height: 900 },
+  ]) {
+    await page.setViewportSize(size);
+    const cut = await heads
+      .locator('.col-name')
+      .evaluateAll((els) =>
+        els.some((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight),
+      );
+    expect(cut, `a condition header is cut at ${size.width}×${size.height}`).toBe(false);
+  }
+});

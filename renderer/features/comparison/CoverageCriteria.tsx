@@ -1,5 +1,7 @@
+import type { ReactNode } from 'react';
 import type { Comparison } from '../../../shared/compare/types';
 import type { CriterionSummary } from '../../../shared/compare/types';
+import { shortPair } from '../../../shared/labels';
 import { count, pValue } from '../../format';
 import { useApp } from '../../store';
 import type { ExamplesFilter } from '../../store/workbench';
@@ -28,83 +30,78 @@ function Link({
   );
 }
 
+/** One figure of the coverage card: its name over its value. */
+function Stat({ name, title, children }: { name: string; title?: string; children: ReactNode }) {
+  return (
+    <div title={title}>
+      <dt>{name}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 export function Coverage({ comparison, pair }: { comparison: Comparison; pair: number }) {
   const c = comparison.coverage;
   const e = comparison.examples;
+  const reference = comparison.reference.condition;
+  const candidate = comparison.candidate.condition;
+  const names = shortPair(reference, candidate);
   return (
     <section className="card coverage">
       <h3>Coverage and changes</h3>
       <dl className="stats">
-        <div>
-          <dt>paired examples</dt>
-          <dd>
-            <Link n={c.paired} pair={pair} filter={{ side: 'both' }} label="paired examples" />
-          </dd>
-        </div>
-        <div>
-          <dt>only in {comparison.reference.condition}</dt>
-          <dd>
-            <Link
-              n={c.only_reference.length}
-              pair={pair}
-              filter={{ side: 'reference' }}
-              label="examples only in the reference"
-            />
-          </dd>
-        </div>
-        <div>
-          <dt>only in {comparison.candidate.condition}</dt>
-          <dd>
-            <Link
-              n={c.only_candidate.length}
-              pair={pair}
-              filter={{ side: 'candidate' }}
-              label="examples only in the candidate"
-            />
-          </dd>
-        </div>
-        <div>
-          <dt>input mismatches</dt>
-          <dd>
-            <Link
-              n={c.input_mismatch.length}
-              pair={pair}
-              filter={{ inputMismatch: true }}
-              label="input mismatches"
-            />
-          </dd>
-        </div>
+        <Stat name="paired examples">
+          <Link n={c.paired} pair={pair} filter={{ side: 'both' }} label="paired examples" />
+        </Stat>
+        <Stat name={`only in ${names.reference}`} title={reference}>
+          <Link
+            n={c.only_reference.length}
+            pair={pair}
+            filter={{ side: 'reference' }}
+            label="examples only in the reference"
+          />
+        </Stat>
+        <Stat name={`only in ${names.candidate}`} title={candidate}>
+          <Link
+            n={c.only_candidate.length}
+            pair={pair}
+            filter={{ side: 'candidate' }}
+            label="examples only in the candidate"
+          />
+        </Stat>
+        <Stat name="input mismatches">
+          <Link
+            n={c.input_mismatch.length}
+            pair={pair}
+            filter={{ inputMismatch: true }}
+            label="input mismatches"
+          />
+        </Stat>
         {c.errored_reference && c.errored_candidate ? (
-          <div title="Paired examples that errored are not data: they are left out of every criterion and paired statistic.">
-            <dt>errored (left out)</dt>
-            <dd>
-              {count(c.errored_reference.length)} in {comparison.reference.condition},{' '}
-              {count(c.errored_candidate.length)} in {comparison.candidate.condition}
-            </dd>
-          </div>
+          <Stat
+            name="errored (left out)"
+            title="Paired examples that errored are not data: they are left out of every criterion and paired statistic."
+          >
+            {count(c.errored_reference.length)} in {reference}, {count(c.errored_candidate.length)}{' '}
+            in {candidate}
+          </Stat>
         ) : null}
-        <div>
-          <dt>output changed</dt>
-          <dd>
-            <Link
-              n={e.output_changed.length}
-              pair={pair}
-              filter={{ outputChanged: true }}
-              label="outputs changed"
-            />
-          </dd>
-        </div>
-        <div>
-          <dt>behaviour changed</dt>
-          <dd>
-            <Link
-              n={e.behavior_changed.length}
-              pair={pair}
-              filter={{ behaviorChanged: true }}
-              label="behaviours changed"
-            />
-          </dd>
-        </div>
+        <Stat name="output changed">
+          <Link
+            n={e.output_changed.length}
+            pair={pair}
+            filter={{ outputChanged: true }}
+            label="outputs changed"
+          />
+        </Stat>
+        <Stat name="behaviour changed">
+          <Link
+            n={e.behavior_changed.length}
+            pair={pair}
+            filter={{ behaviorChanged: true }}
+            label="behaviours changed"
+          />
+        </Stat>
       </dl>
     </section>
   );

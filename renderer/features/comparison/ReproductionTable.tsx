@@ -57,3 +57,22 @@ export function ReproductionTable({ reproduction }: { reproduction: Reproduction
     </div>
   );
 }
+
+/** The card for an experiment that reproduces a paper: where in the paper, then the table. */
+export function ReproductionCard({ reproduction: r }: { reproduction: Reproduction }) {
+  return (
+    <section className="card">
+      <h3>
+        Paper vs observed{' '}
+        {r.arxiv ? (
+          <span className="muted">
+            arXiv:{r.arxiv}
+            {r.version ? ` ${r.version}` : ''}
+            {r.where ? ` — ${r.where}` : ''}
+          </span>
+        ) : null}
+      </h3>
+      <ReproductionTable reproduction={r} />
+    </section>
+  );
+}

@@ -50,6 +50,140 @@ function FieldsTable({ detail }: { detail: Detail }) {
   );
 }
 
+/** The example's two records for this pair; null until the answer for this very key arrives. */
+function useExampleDetail(reportKey: string, pair: number, exampleId: string): Detail | null {
+  const key = `${reportKey}|${pair}|${exampleId}`;
+  const [loaded, setLoaded] = useState<{ key: string; detail: Detail } | null>(null);
+  const toast = useApp((s) => s.toast);
+  useEffect(() => {
+    let live = true;
+    request('examples:detail', { reportKey, pair, exampleId })
+      .then((detail) => {
+        if (live) setLoaded({ key, detail });
+      })
+      .catch((e: Error) => toast('error', e.message));
+    return () => {
+      live = false;
+    };
+  }, [key, reportKey, pair, exampleId, toast]);
+  return loaded?.key === key ? loaded.detail : null;
+}
+
+/** The two sides' short names, as the diffs and the trace label their columns. */
+interface SideLabels {
+  reference: string;
+  candidate: string;
+}
+
+function DetailHead({
+  detail,
+  reportKey,
+  pair,
+  exampleId,
+  search,
+  raw,
+  onRaw,
+}: {
+  detail: Detail;
+  reportKey: string;
+  pair: number;
+  exampleId: string;
+  search: string | undefined;
+  raw: boolean;
+  onRaw(raw: boolean): void;
+}) {
+  const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
+  return (
+    <header className="detail-head">
+      <h3 className="mono label-cut" title={detail.example_id}>
+        {highlight(detail.example_id, searchPattern(search, true))}
+      </h3>
+      <span className="spacer" />
+      {runPair || !experimentId ? null : (
+        <PinToFinding
+          experimentId={experimentId}
+          reportKey={reportKey}
+          pair={pair}
+          exampleId={exampleId}
+        />
+      )}
+      <label className="inline">
+        <input type="checkbox" checked={raw} onChange={(e) => onRaw(e.target.checked)} /> raw record
+      </label>
+    </header>
+  );
+}
+
+function InputSection({
+  detail,
+  labels,
+  hit,
+}: {
+  detail: Detail;
+  labels: SideLabels;
+  hit: RegExp | null;
+}) {
+  const { reference, candidate } = detail;
+  const differ = reference && candidate && reference.input !== candidate.input;
+  return (
+    <section>
+      <h4>
+        Input
+        {differ ? <span className="status status-differs"> differs between the runs</span> : null}
+      </h4>
+      {differ ? (
+        <WordDiff
+          left={reference.input}
+          right={candidate.input}
+          leftLabel={labels.reference}
+          rightLabel={labels.candidate}
+          hit={hit}
+        />
+      ) : (
+        <pre className="text">{highlight(reference?.input ?? candidate?.input ?? '', hit)}</pre>
+      )}
+    </section>
+  );
+}
+
+function OutputsSection({
+  detail,
+  labels,
+  hit,
+}: {
+  detail: Detail;
+  labels: SideLabels;
+  hit: RegExp | null;
+}) {
+  const { reference, candidate } = detail;
+  return (
+    <section>
+      <h4>Outputs</h4>
+      {reference && candidate ? (
+        <WordDiff
+          left={reference.output}
+          right={candidate.output}
+          leftLabel={labels.reference}
+          rightLabel={labels.candidate}
+          hit={hit}
+        />
+      ) : (
+        <pre className="text">{highlight(reference?.output ?? candidate?.output ?? '', hit)}</pre>
+      )}
+      {reference?.target || candidate?.target ? (
+        <p className="small">
+          <span className="muted">target:</span>{' '}
+          <span className="mono">{reference?.target ?? candidate?.target}</span>
+        </p>
+      ) : null}
+      {reference?.error || candidate?.error ? (
+        <p className="small status-differs">error: {reference?.error ?? candidate?.error}</p>
+      ) : null}
+    </section>
+  );
+}
+
 export const ExampleDetail = memo(function ExampleDetail({
   reportKey,
   pair,
@@ -62,109 +196,34 @@ export const ExampleDetail = memo(function ExampleDetail({
   /** The table's search: its hits are marked here too. */
   search?: string;
 }) {
-  const key = `${reportKey}|${pair}|${exampleId}`;
-  const [loaded, setLoaded] = useState<{ key: string; detail: Detail } | null>(null);
+  const detail = useExampleDetail(reportKey, pair, exampleId);
   const [raw, setRaw] = useState(false);
-  const toast = useApp((s) => s.toast);
   const comparison = useApp((s) => s.report?.report.comparisons[pair]);
-  useEffect(() => {
-    let live = true;
-    request('examples:detail', { reportKey, pair, exampleId })
-      .then((detail) => {
-        if (live) setLoaded({ key, detail });
-      })
-      .catch((e: Error) => toast('error', e.message));
-    return () => {
-      live = false;
-    };
-  }, [key, reportKey, pair, exampleId, toast]);
-  const detail = loaded?.key === key ? loaded.detail : null;
-  const experimentId = useApp((s) => s.experimentId);
-  const runPair = useApp((s) => s.runPair);
   if (!detail) return <div className="detail muted pad">Loading {exampleId}…</div>;
-  const names = shortPair(
+  const labels = shortPair(
     comparison?.reference.condition ?? 'reference',
     comparison?.candidate.condition ?? 'candidate',
   );
-  const refLabel = names.reference;
-  const candLabel = names.candidate;
   const hit = searchPattern(search);
-  const inputsDiffer =
-    detail.reference && detail.candidate && detail.reference.input !== detail.candidate.input;
   return (
     <div className="detail" data-testid="example-detail" tabIndex={-1}>
-      <header className="detail-head">
-        <h3 className="mono label-cut" title={detail.example_id}>
-          {highlight(detail.example_id, searchPattern(search, true))}
-        </h3>
-        <span className="spacer" />
-        {runPair || !experimentId ? null : (
-          <PinToFinding
-            experimentId={experimentId}
-            reportKey={reportKey}
-            pair={pair}
-            exampleId={exampleId}
-          />
-        )}
-        <label className="inline">
-          <input type="checkbox" checked={raw} onChange={(e) => setRaw(e.target.checked)} /> raw
-          record
-        </label>
-      </header>
-      <section>
-        <h4>
-          Input
-          {inputsDiffer ? (
-            <span className="status status-differs"> differs between the runs</span>
-          ) : null}
-        </h4>
-        {inputsDiffer ? (
-          <WordDiff
-            left={detail.reference!.input}
-            right={detail.candidate!.input}
-            leftLabel={refLabel}
-            rightLabel={candLabel}
-            hit={hit}
-          />
-        ) : (
-          <pre className="text">
-            {highlight(detail.reference?.input ?? detail.candidate?.input ?? '', hit)}
-          </pre>
-        )}
-      </section>
-      <section>
-        <h4>Outputs</h4>
-        {detail.reference && detail.candidate ? (
-          <WordDiff
-            left={detail.reference.output}
-            right={detail.candidate.output}
-            leftLabel={refLabel}
-            rightLabel={candLabel}
-            hit={hit}
-          />
-        ) : (
-          <pre className="text">
-            {highlight(detail.reference?.output ?? detail.candidate?.output ?? '', hit)}
-          </pre>
-        )}
-        {detail.reference?.target || detail.candidate?.target ? (
-          <p className="small">
-            <span className="muted">target:</span>{' '}
-            <span className="mono">{detail.reference?.target ?? detail.candidate?.target}</span>
-          </p>
-        ) : null}
-        {detail.reference?.error || detail.candidate?.error ? (
-          <p className="small status-differs">
-            error: {detail.reference?.error ?? detail.candidate?.error}
-          </p>
-        ) : null}
-      </section>
+      <DetailHead
+        detail={detail}
+        reportKey={reportKey}
+        pair={pair}
+        exampleId={exampleId}
+        search={search}
+        raw={raw}
+        onRaw={setRaw}
+      />
+      <InputSection detail={detail} labels={labels} hit={hit} />
+      <OutputsSection detail={detail} labels={labels} hit={hit} />
       <TraceView
         reportKey={reportKey}
         pair={pair}
         exampleId={exampleId}
-        referenceLabel={refLabel}
-        candidateLabel={candLabel}
+        referenceLabel={labels.reference}
+        candidateLabel={labels.candidate}
       />
       <section>
         <h4>Fields</h4>

@@ -12,6 +12,41 @@ function fromTri(value: string): boolean | undefined {
   return value === '' ? undefined : value === 'yes';
 }
 
+/** A labelled choice among a few values; "" is the choice that filters nothing. */
+function Choice({
+  label,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  /** Its accessible name. */
+  name: string;
+  value: string;
+  options: readonly (readonly [value: string, text: string])[];
+  onChange(value: string): void;
+}) {
+  return (
+    <label className="inline">
+      {label}
+      <select aria-label={name} value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const yesNoOptions = [
+  ['', 'any'],
+  ['yes', 'yes'],
+  ['no', 'no'],
+] as const;
+
 /** An any / yes / no choice for a boolean filter. */
 function YesNo({
   label,
@@ -23,19 +58,45 @@ function YesNo({
   onChange(value: boolean | undefined): void;
 }) {
   return (
-    <label className="inline">
-      {label}
-      <select
-        aria-label={label[0]!.toUpperCase() + label.slice(1)}
-        value={tri(value)}
-        onChange={(e) => onChange(fromTri(e.target.value))}
-      >
-        <option value="">any</option>
-        <option value="yes">yes</option>
-        <option value="no">no</option>
-      </select>
-    </label>
+    <Choice
+      label={label}
+      name={label[0]!.toUpperCase() + label.slice(1)}
+      value={tri(value)}
+      options={yesNoOptions}
+      onChange={(v) => onChange(fromTri(v))}
+    />
   );
+}
+
+const classOptions = [
+  ['', 'any'],
+  ...classes.map((c) => [c, c.replace('_', ' ')] as const),
+] as const;
+
+const sideOptions = [
+  ['', 'either run'],
+  ['both', 'both runs'],
+  ['reference', 'reference only'],
+  ['candidate', 'candidate only'],
+] as const;
+
+/**
+ * The search box's text: shown as typed, and set on the filter a quarter second after the last
+ * key rather than on every key.
+ */
+function useDebouncedSearch(initial: string | undefined) {
+  const setFilter = useApp((s) => s.setFilter);
+  const [search, setSearch] = useState(initial ?? '');
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const onSearch = (text: string) => {
+    setSearch(text);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const latest = useApp.getState().filter;
+      setFilter({ ...latest, search: text || undefined });
+    }, 250);
+  };
+  return { search, setSearch, onSearch };
 }
 
 export const Filters = memo(function Filters({
@@ -47,17 +108,7 @@ export const Filters = memo(function Filters({
 }) {
   const filter = useApp((s) => s.filter);
   const setFilter = useApp((s) => s.setFilter);
-  const [search, setSearch] = useState(filter.search ?? '');
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  // Typing searches a quarter second after the last key, not on every key.
-  const onSearch = (text: string) => {
-    setSearch(text);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      const latest = useApp.getState().filter;
-      setFilter({ ...latest, search: text || undefined });
-    }, 250);
-  };
+  const { search, setSearch, onSearch } = useDebouncedSearch(filter.search);
   const update = (patch: Partial<ExamplesFilter>) => {
     const next: ExamplesFilter = { ...filter, ...patch };
     for (const key of Object.keys(next) as (keyof ExamplesFilter)[])
@@ -75,38 +126,20 @@ export const Filters = memo(function Filters({
         value={search}
         onChange={(e) => onSearch(e.target.value)}
       />
-      <label className="inline">
-        criterion
-        <select
-          aria-label="Criterion"
-          value={filter.criterion ?? ''}
-          onChange={(e) => update({ criterion: e.target.value || undefined })}
-        >
-          <option value="">any</option>
-          {criteria.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="inline">
-        change
-        <select
-          aria-label="Change class"
-          value={filter.changeClass ?? ''}
-          onChange={(e) =>
-            update({ changeClass: (e.target.value || undefined) as ExamplesFilter['changeClass'] })
-          }
-        >
-          <option value="">any</option>
-          {classes.map((c) => (
-            <option key={c} value={c}>
-              {c.replace('_', ' ')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Choice
+        label="criterion"
+        name="Criterion"
+        value={filter.criterion ?? ''}
+        options={[['', 'any'], ...criteria.map((c) => [c, c] as const)]}
+        onChange={(v) => update({ criterion: v || undefined })}
+      />
+      <Choice
+        label="change"
+        name="Change class"
+        value={filter.changeClass ?? ''}
+        options={classOptions}
+        onChange={(v) => update({ changeClass: (v || undefined) as ExamplesFilter['changeClass'] })}
+      />
       <YesNo
         label="output changed"
         value={filter.outputChanged}
@@ -117,21 +150,13 @@ export const Filters = memo(function Filters({
         value={filter.behaviorChanged}
         onChange={(behaviorChanged) => update({ behaviorChanged })}
       />
-      <label className="inline">
-        in
-        <select
-          aria-label="Side"
-          value={filter.side ?? ''}
-          onChange={(e) =>
-            update({ side: (e.target.value || undefined) as ExamplesFilter['side'] })
-          }
-        >
-          <option value="">either run</option>
-          <option value="both">both runs</option>
-          <option value="reference">reference only</option>
-          <option value="candidate">candidate only</option>
-        </select>
-      </label>
+      <Choice
+        label="in"
+        name="Side"
+        value={filter.side ?? ''}
+        options={sideOptions}
+        onChange={(v) => update({ side: (v || undefined) as ExamplesFilter['side'] })}
+      />
       <label className="inline">
         <input
           type="checkbox"

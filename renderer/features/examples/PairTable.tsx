@@ -12,11 +12,9 @@ import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
 import type { HeaderSort, PairColumn } from './columns';
 import type { RowPages } from './rowPages';
-import type { PairRow } from './usePairPages';
+import { useLoadAhead, type PairRow } from './usePairPages';
 
 const ROW_HEIGHT = 30;
-/** Ask for the next page while this many loaded rows are still below the view. */
-const PREFETCH_ROWS = 40;
 /** Rows rendered beyond each edge of the view: enough for a wheel step, few enough to paint. */
 const OVERSCAN = 8;
 /**
@@ -159,6 +157,16 @@ export interface PairTableProps {
   loadMore(): void;
 }
 
+/** The server's sort as the table's sorting state, which only marks the sorted header. */
+function tableSorting(sort: ExamplesSort) {
+  return [
+    {
+      id: sort.key === 'delta' ? `criterion:${sort.criterion ?? ''}` : sort.key,
+      desc: sort.descending,
+    },
+  ];
+}
+
 /**
  * The virtualized grid of pair rows. It owns the scroll state, so scrolling re-renders this
  * grid alone, never the filters or the detail pane beside it; only the rows in view (plus the
@@ -166,18 +174,8 @@ export interface PairTableProps {
  * columns, headers and cells holds those rows alone: a table model over every loaded row cost
  * most of a second per page once thousands were loaded.
  */
-export const PairTable = memo(function PairTable({
-  rows,
-  total,
-  loading,
-  columns,
-  hidden,
-  sort,
-  selected,
-  onSelect,
-  onHeaderClick,
-  loadMore,
-}: PairTableProps) {
+export const PairTable = memo(function PairTable(props: PairTableProps) {
+  const { rows, total, loading, columns, hidden, sort, selected, onSelect, onHeaderClick } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: rows.length,
@@ -193,15 +191,7 @@ export const PairTable = memo(function PairTable({
   const lastIndex = items.at(-1)?.index ?? 0;
   const end = items.length === 0 ? 0 : lastIndex + 1;
   const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
-  const sorting = useMemo(
-    () => [
-      {
-        id: sort.key === 'delta' ? `criterion:${sort.criterion ?? ''}` : sort.key,
-        desc: sort.descending,
-      },
-    ],
-    [sort],
-  );
+  const sorting = useMemo(() => tableSorting(sort), [sort]);
   const table = useReactTable({
     data: windowRows,
     columns,
@@ -211,10 +201,7 @@ export const PairTable = memo(function PairTable({
     manualSorting: true,
     state: { sorting, columnVisibility: hidden },
   });
-  useEffect(() => {
-    if (lastIndex >= rows.length - PREFETCH_ROWS && total !== null && rows.length < total)
-      loadMore();
-  }, [lastIndex, rows.length, total, loadMore]);
+  useLoadAhead(lastIndex, rows.length, total, props.loadMore);
   useEffect(() => {
     if (selected >= 0) virtual.scrollToIndex(selected, { align: 'auto' });
   }, [selected, virtual]);

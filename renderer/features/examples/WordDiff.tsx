@@ -1,6 +1,6 @@
 import { diffWordsWithSpace, type ChangeObject } from 'diff';
 import { useMemo, useRef, useState } from 'react';
-import { alignDiff, type Piece } from './alignDiff';
+import { alignDiff, type DiffRow, type Piece } from './alignDiff';
 import { highlight } from './highlight';
 
 /** Above this a word diff costs more than it helps; both texts are still shown in full. */
@@ -17,6 +17,91 @@ function Pieces({ pieces, mark, hit }: { pieces: Piece[]; mark: string; hit: Reg
       {highlight(p.text, hit)}
     </span>
   ));
+}
+
+/**
+ * Stepping from changed row to changed row: which change is current (-1 before the first
+ * step), and a step that scrolls the grid to it.
+ */
+function useChangeSteps(rows: DiffRow[] | null) {
+  const changes = useMemo(() => (rows ?? []).flatMap((r, i) => (r.changed ? [i] : [])), [rows]);
+  const [current, setCurrent] = useState(-1);
+  const grid = useRef<HTMLDivElement>(null);
+  const go = (step: number) => {
+    if (changes.length === 0) return;
+    const next = (current + step + changes.length) % changes.length;
+    setCurrent(next);
+    grid.current
+      ?.querySelector(`[data-row="${changes[next]}"]`)
+      ?.scrollIntoView({ block: 'center' });
+  };
+  const focused = current >= 0 ? changes[current] : undefined;
+  return { count: changes.length, current, focused, grid, go };
+}
+
+function DiffNav({
+  count,
+  current,
+  go,
+}: {
+  count: number;
+  current: number;
+  go(step: number): void;
+}) {
+  return (
+    <div className="diff-nav" role="group" aria-label="Changes">
+      <button className="secondary" onClick={() => go(-1)} aria-label="Previous change">
+        ↑ Previous
+      </button>
+      <button className="secondary" onClick={() => go(1)} aria-label="Next change">
+        ↓ Next
+      </button>
+      <span className="muted small" data-testid="change-position">
+        {current >= 0
+          ? `change ${current + 1} of ${count}`
+          : `${count} ${count === 1 ? 'change' : 'changes'}`}
+      </span>
+    </div>
+  );
+}
+
+function rowClass(row: DiffRow, focused: boolean): string {
+  if (!row.changed) return 'diff-row';
+  return focused ? 'diff-row changed current' : 'diff-row changed';
+}
+
+/** One side's text, row by row in the shared grid; the whole text when there are no rows. */
+function DiffSide({
+  side,
+  rows,
+  text,
+  n,
+  focused,
+  hit,
+}: {
+  side: 'left' | 'right';
+  rows: DiffRow[] | null;
+  text: string;
+  /** How many grid rows the text spans. */
+  n: number;
+  focused: number | undefined;
+  hit: RegExp | null;
+}) {
+  return (
+    <pre
+      className="text diff-side"
+      data-testid={`diff-${side}`}
+      style={{ gridRow: `2 / span ${n}` }}
+    >
+      {rows
+        ? rows.map((row, i) => (
+            <span key={i} data-row={i} className={rowClass(row, i === focused)}>
+              <Pieces pieces={row[side]} mark={side === 'left' ? 'del' : 'add'} hit={hit} />
+            </span>
+          ))
+        : highlight(text, hit)}
+    </pre>
+  );
 }
 
 /**
@@ -44,36 +129,11 @@ export function WordDiff({
     const parts = same ? null : wordDiff(left, right);
     return parts ? alignDiff(parts) : null;
   }, [left, right, same]);
-  const changes = useMemo(() => (rows ?? []).flatMap((r, i) => (r.changed ? [i] : [])), [rows]);
-  const [current, setCurrent] = useState(-1);
-  const grid = useRef<HTMLDivElement>(null);
-  const go = (step: number) => {
-    if (changes.length === 0) return;
-    const next = (current + step + changes.length) % changes.length;
-    setCurrent(next);
-    grid.current
-      ?.querySelector(`[data-row="${changes[next]}"]`)
-      ?.scrollIntoView({ block: 'center' });
-  };
+  const { count, current, focused, grid, go } = useChangeSteps(rows);
   const n = rows?.length ?? 1;
-  const focused = current >= 0 ? changes[current] : undefined;
   return (
     <div className="word-diff">
-      {changes.length > 0 ? (
-        <div className="diff-nav" role="group" aria-label="Changes">
-          <button className="secondary" onClick={() => go(-1)} aria-label="Previous change">
-            ↑ Previous
-          </button>
-          <button className="secondary" onClick={() => go(1)} aria-label="Next change">
-            ↓ Next
-          </button>
-          <span className="muted small" data-testid="change-position">
-            {current >= 0
-              ? `change ${current + 1} of ${changes.length}`
-              : `${changes.length} ${changes.length === 1 ? 'change' : 'changes'}`}
-          </span>
-        </div>
-      ) : null}
+      {count > 0 ? <DiffNav count={count} current={current} go={go} /> : null}
       <div className="diff-grid" ref={grid} style={{ gridTemplateRows: `auto repeat(${n}, auto)` }}>
         <div className="diff-label" title={leftLabel}>
           {leftLabel}
@@ -82,30 +142,15 @@ export function WordDiff({
           {rightLabel}
         </div>
         {(['left', 'right'] as const).map((side) => (
-          <pre
+          <DiffSide
             key={side}
-            className="text diff-side"
-            data-testid={`diff-${side}`}
-            style={{ gridRow: `2 / span ${n}` }}
-          >
-            {rows
-              ? rows.map((row, i) => (
-                  <span
-                    key={i}
-                    data-row={i}
-                    className={
-                      row.changed
-                        ? i === focused
-                          ? 'diff-row changed current'
-                          : 'diff-row changed'
-                        : 'diff-row'
-                    }
-                  >
-                    <Pieces pieces={row[side]} mark={side === 'left' ? 'del' : 'add'} hit={hit} />
-                  </span>
-                ))
-              : highlight(side === 'left' ? left : right, hit)}
-          </pre>
+            side={side}
+            rows={rows}
+            text={side === 'left' ? left : right}
+            n={n}
+            focused={focused}
+            hit={hit}
+          />
         ))}
       </div>
       {same ? <p className="muted small">The outputs are identical.</p> : null}

@@ -9,6 +9,8 @@ import { RowPages } from './rowPages';
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
 
 const PAGE = 200;
+/** Ask for the next page while this many loaded rows are still below the view. */
+const PREFETCH_ROWS = 40;
 const EMPTY = RowPages.empty<PairRow>();
 
 interface Loaded {
@@ -105,4 +107,16 @@ export function usePairPages(
     loading: mine === null,
     loadMore,
   };
+}
+
+/** Asks for the next page while fewer than PREFETCH_ROWS loaded rows are left below the view. */
+export function useLoadAhead(
+  lastInView: number,
+  loaded: number,
+  total: number | null,
+  loadMore: () => void,
+): void {
+  useEffect(() => {
+    if (lastInView >= loaded - PREFETCH_ROWS && total !== null && loaded < total) loadMore();
+  }, [lastInView, loaded, total, loadMore]);
 }

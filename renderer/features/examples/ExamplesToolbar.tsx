@@ -1,0 +1,59 @@
+import type { VisibilityState } from '@tanstack/react-table';
+import type { Comparison, Report } from '../../../shared/compare/types';
+import { shortPair } from '../../../shared/labels';
+import { count } from '../../format';
+import { useApp } from '../../store';
+import { ExperimentPicker } from '../comparison/ExperimentPicker';
+import { PairPicker } from '../comparison/PairPicker';
+import { ColumnChooser } from './ColumnChooser';
+import type { PairColumn } from './columns';
+
+/**
+ * The explorer's header: which experiment and pair (with the words the pair's names share),
+ * how many examples match, the column chooser and the CSV exports.
+ */
+export function ExamplesToolbar({
+  report,
+  comparison,
+  total,
+  columns,
+  hidden,
+  onHidden,
+  onExport,
+}: {
+  report: Report;
+  comparison: Comparison;
+  total: number | null;
+  columns: PairColumn[];
+  hidden: VisibilityState;
+  onHidden(next: VisibilityState): void;
+  /** Exports this view, or every pair when `all`. */
+  onExport(all: boolean): void;
+}) {
+  const pair = useApp((s) => s.pair);
+  const selectPair = useApp((s) => s.selectPair);
+  const names = shortPair(comparison.reference.condition, comparison.candidate.condition);
+  return (
+    <header className="toolbar wrap">
+      <h2>Examples</h2>
+      <ExperimentPicker />
+      <PairPicker report={report} pair={pair} onChange={selectPair} />
+      {names.shared ? (
+        <span className="muted small label-cut" title={names.shared}>
+          {names.shared}
+        </span>
+      ) : null}
+      <span className="muted" data-testid="row-count">
+        {total === null ? '…' : `${count(total)} examples`}
+      </span>
+      <span className="spacer" />
+      <ColumnChooser columns={columns} hidden={hidden} onChange={onHidden} />
+      <button className="secondary" onClick={() => onExport(false)} title="Ctrl+E">
+        Export CSV (this view)
+      </button>
+      <button className="secondary" onClick={() => onExport(true)}>
+        Export CSV (all pairs)
+      </button>
+    </header>
+  );
+}
