@@ -58,19 +58,28 @@ function LevelPoint({ p, x, y }: { p: Plotted; x: Scale; y: Scale }) {
 
 type Reference = SeriesCurveData['reference'];
 
-/** The reference with no level of its own: the zero line, labelled as the reference. */
+/**
+ * The reference with no level of its own: the zero line, labelled as the reference. The label
+ * sits at the right end on the side of the line the last level's band leaves free, and is drawn
+ * over the band, so the two never hide each other.
+ */
 function ZeroLineLabel({
   reference,
+  last,
   y,
   innerW,
 }: {
   reference: Reference;
+  last: Plotted;
   y: Scale;
   innerW: number;
 }) {
+  const [low, high] = last.ci95 ?? [last.difference, last.difference];
+  const below = high >= 0 && (low >= 0 || high > -low);
+  const name = reference.condition === 'reference' ? '' : ` (${short(reference.condition)})`;
   return (
-    <text x={innerW} y={y(0) - 4} textAnchor="end" className="reference-label">
-      {`0 = reference (${short(reference.condition)})`}
+    <text x={innerW} y={below ? y(0) + 13 : y(0) - 5} textAnchor="end" className="reference-label">
+      {`0 = reference${name}`}
     </text>
   );
 }
@@ -138,9 +147,6 @@ export function SeriesCurve({
     <svg width={width} height={height} role="img" aria-label={label}>
       <Group left={margin.left} top={margin.top}>
         <Line from={{ x: 0, y: y(0) }} to={{ x: innerW, y: y(0) }} className="zero-line" />
-        {reference && referenceLevel === null ? (
-          <ZeroLineLabel reference={reference} y={y} innerW={innerW} />
-        ) : null}
         <Area
           data={plotted.filter((p) => p.ci95)}
           x={(p) => x(p.level)}
@@ -160,6 +166,9 @@ export function SeriesCurve({
         ))}
         {reference && referenceLevel !== null ? (
           <ReferencePoint reference={reference} level={referenceLevel} x={x} y={y} />
+        ) : null}
+        {reference && referenceLevel === null ? (
+          <ZeroLineLabel reference={reference} last={plotted.at(-1)!} y={y} innerW={innerW} />
         ) : null}
         <text
           transform={`translate(${-margin.left + 14}, ${innerH / 2}) rotate(-90)`}

@@ -125,7 +125,7 @@ test('scorecards, changed examples, paper vs observed intervals and the series a
 
   const series = page.locator('.series-grid figure').filter({ hasText: 'refusal_rate' });
   await expect(series.locator('text.axis-title')).toHaveText('Δ refusal_rate vs reference');
-  await expect(series.locator('text.reference-label')).toHaveText('0 = reference (reference)');
+  await expect(series.locator('text.reference-label')).toHaveText('0 = reference');
 
   await showAll.click();
   await expect(page.getByRole('heading', { name: 'Examples' })).toBeVisible();
