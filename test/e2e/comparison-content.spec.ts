@@ -166,3 +166,35 @@ test('the examples CSV: one row per example, criteria as columns, a BOM, long ce
     ),
   );
 });
+
+test('the comparison toolbar says when an export or a copy fails, and confirms a copy', async ({
+  page,
+  context,
+}) => {
+  await openComparison(page);
+  await page.route('**/api/request', async (route) => {
+    const body = route.request().postDataJSON() as { name: string };
+    if (body.name !== 'export:summaryCsv') return route.fallback();
+    await route.fulfill({
+      json: { ok: false, error: { code: 'internal', message: 'The disk is full.' } },
+    });
+  });
+  await page.getByRole('button', { name: 'Export summary CSV' }).click();
+  await expect(page.getByText('The disk is full.')).toBeVisible();
+
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new Error('Write permission denied.'));
+  });
+  await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+  await expect(
+    page.getByText('Could not copy to the clipboard: Write permission denied.'),
+  ).toBeVisible();
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.reload();
+  await page.getByRole('button', { name: 'Copy as Markdown' }).click();
+  await expect(page.getByText('Copied the metrics table as Markdown.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(
+    '| metric | reported Δ |',
+  );
+});

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import type { Comparison } from '../../../shared/compare/types';
-import { request } from '../../api';
 import { downloadText } from '../../format';
 import { useApp } from '../../store';
 import type { LoadedReport } from '../../store/workbench';
@@ -14,6 +13,7 @@ import { ReferenceNote } from './ReferenceNote';
 import { ReproductionCard } from './ReproductionTable';
 import { RunScorecards } from './RunScorecards';
 import { SeriesCard } from './SeriesCard';
+import { useRequest } from '../../useRequest';
 
 function ComparisonToolbar({
   loaded,
@@ -25,15 +25,20 @@ function ComparisonToolbar({
   const pair = useApp((s) => s.pair);
   const selectPair = useApp((s) => s.selectPair);
   const toast = useApp((s) => s.toast);
-  const copyMarkdown = async () => {
+  const run = useRequest();
+  const copyMarkdown = () => {
     if (!comparison) return;
-    await navigator.clipboard.writeText(metricsMarkdown(comparison));
-    toast('info', 'Copied the metrics table as Markdown.');
+    navigator.clipboard.writeText(metricsMarkdown(comparison)).then(
+      () => toast('info', 'Copied the metrics table as Markdown.'),
+      (error: unknown) =>
+        toast('error', `Could not copy to the clipboard: ${(error as Error).message}`),
+    );
   };
-  const exportSummary = async () => {
+  const exportSummary = () => {
     if (!loaded) return;
-    const file = await request('export:summaryCsv', { reportKey: loaded.key });
-    downloadText(file.filename, file.content);
+    run('export:summaryCsv', { reportKey: loaded.key }, (file) =>
+      downloadText(file.filename, file.content),
+    );
   };
   return (
     <header className="toolbar">
@@ -41,10 +46,10 @@ function ComparisonToolbar({
       <ExperimentPicker />
       {loaded ? <PairPicker report={loaded.report} pair={pair} onChange={selectPair} /> : null}
       <span className="spacer" />
-      <button className="secondary" disabled={!comparison} onClick={() => void copyMarkdown()}>
+      <button className="secondary" disabled={!comparison} onClick={copyMarkdown}>
         Copy as Markdown
       </button>
-      <button className="secondary" disabled={!loaded} onClick={() => void exportSummary()}>
+      <button className="secondary" disabled={!loaded} onClick={exportSummary}>
         Export summary CSV
       </button>
     </header>
