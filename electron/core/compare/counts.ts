@@ -1,51 +1,52 @@
-import type { CriterionClass } from '../../../shared/compare/types';
 import type { ParsedInput } from '../../../shared/contract';
+import { CLASSES, FLAG, SIDES, SIDE_SHIFT } from './codes';
 import type { PairRows } from './compute';
 
 type Filter = ParsedInput<'examples:page'>['filter'];
 
-/** The classes that have rows in pair_classes: 'unchanged' is the absence of a row. */
-export const STORED_CLASSES = ['improved', 'regressed', 'changed', 'not_comparable'] as const;
-const ALL_CLASSES: CriterionClass[] = [...STORED_CLASSES, 'unchanged'];
-
-/** pair_counts keys: JSON, so a criterion name can hold any character. */
+/** Count keys: JSON, so a criterion name can hold any character. */
 const key = (...parts: string[]) => JSON.stringify(parts);
 
 /**
- * How many rows of a pair match each one-condition filter, counted while the rows are built,
- * so a count the explorer asks for most often is a lookup instead of a scan.
+ * How many rows of a pair match each one-condition filter, counted while the rows are built
+ * and stored with them, so a count the explorer asks for most often is a lookup.
  */
-export function pairCounts(rows: PairRows): Map<string, number> {
+export function pairCounts(rows: PairRows): Record<string, number> {
   const n = rows.exampleIds.length;
-  const counts = new Map<string, number>();
-  const add = (k: string, by = 1) => counts.set(k, (counts.get(k) ?? 0) + by);
-  add(key('all'), n);
-  for (const side of ['both', 'reference', 'candidate']) add(key('side', side), 0);
-  for (const flag of ['output_changed', 'behavior_changed', 'input_mismatch']) add(key(flag), 0);
-  for (const cls of ALL_CLASSES) {
-    add(key('any', cls), 0);
-    for (const criterion of rows.criteria) add(key('class', criterion, cls), 0);
-  }
-  const seen = new Set<CriterionClass>();
+  const sides = new Float64Array(SIDES.length);
+  const flags = { output_changed: 0, behavior_changed: 0, input_mismatch: 0 };
+  const perClass = rows.criteria.map(() => new Float64Array(CLASSES.length));
+  const anyClass = new Float64Array(CLASSES.length);
+  const seen = new Uint8Array(CLASSES.length);
   for (let k = 0; k < n; k++) {
-    add(key('side', rows.side[k]!));
-    if (rows.outputChanged[k]) add(key('output_changed'));
-    if (rows.behaviorChanged[k]) add(key('behavior_changed'));
-    if (rows.inputMismatch[k]) add(key('input_mismatch'));
-    seen.clear();
-    rows.criteria.forEach((criterion, c) => {
-      const cls = rows.classes[c]![k]!;
-      add(key('class', criterion, cls));
-      seen.add(cls);
-    });
-    for (const cls of seen) add(key('any', cls));
+    const f = rows.flags[k]!;
+    sides[f >> SIDE_SHIFT]!++;
+    if (f & FLAG.outputChanged) flags.output_changed++;
+    if (f & FLAG.behaviorChanged) flags.behavior_changed++;
+    if (f & FLAG.inputMismatch) flags.input_mismatch++;
+    seen.fill(0);
+    for (let c = 0; c < rows.criteria.length; c++) {
+      const code = rows.classes[c]![k]!;
+      perClass[c]![code]!++;
+      seen[code] = 1;
+    }
+    for (let code = 0; code < CLASSES.length; code++) anyClass[code]! += seen[code]!;
   }
+  const counts: Record<string, number> = { [key('all')]: n };
+  SIDES.forEach((side, code) => (counts[key('side', side)] = sides[code]!));
+  for (const [flag, count] of Object.entries(flags)) counts[key(flag)] = count;
+  CLASSES.forEach((cls, code) => {
+    counts[key('any', cls)] = anyClass[code]!;
+    rows.criteria.forEach((criterion, c) => {
+      counts[key('class', criterion, cls)] = perClass[c]![code]!;
+    });
+  });
   return counts;
 }
 
 /**
- * The pair_counts lookup that answers a filter's count exactly, or null when the filter has
- * more than one condition (or a search) and must be counted in SQL. `complement`: the count is
+ * The stored count that answers a filter's count exactly, or null when the filter has
+ * more than one condition (or a search) and must be counted over the rows. `complement`: the count is
  * all rows minus the stored one (a "false" yes/no filter).
  */
 export function countLookup(filter: Filter): { key: string; complement: boolean } | null {
@@ -53,9 +54,10 @@ export function countLookup(filter: Filter): { key: string; complement: boolean 
   const lookups: { key: string; complement: boolean }[] = [];
   if (filter.changeClass)
     lookups.push({
-      key: filter.criterion
-        ? key('class', filter.criterion, filter.changeClass)
-        : key('any', filter.changeClass),
+      key:
+        filter.criterion !== undefined
+          ? key('class', filter.criterion, filter.changeClass)
+          : key('any', filter.changeClass),
       complement: false,
     });
   const flags = [
