@@ -30,6 +30,7 @@ export const FLAG = {
   behaviorChanged: 4,
 } as const;
 export const SIDE_SHIFT = 3;
+export const SIDE_MASK = 0b11 << SIDE_SHIFT;
 
 export function sideOf(flags: number): Side {
   return SIDES[flags >> SIDE_SHIFT]!;

@@ -13,25 +13,35 @@ const key = (...parts: string[]) => JSON.stringify(parts);
  */
 export function pairCounts(rows: PairRows): Record<string, number> {
   const n = rows.exampleIds.length;
+  // Histograms of small codes, one increment per row; the counts are read off them.
+  const byFlags = new Float64Array(256);
+  for (let k = 0; k < n; k++) byFlags[rows.flags[k]!]!++;
   const sides = new Float64Array(SIDES.length);
   const flags = { output_changed: 0, behavior_changed: 0, input_mismatch: 0 };
-  const perClass = rows.criteria.map(() => new Float64Array(CLASSES.length));
-  const anyClass = new Float64Array(CLASSES.length);
-  const seen = new Uint8Array(CLASSES.length);
-  for (let k = 0; k < n; k++) {
-    const f = rows.flags[k]!;
-    sides[f >> SIDE_SHIFT]!++;
-    if (f & FLAG.outputChanged) flags.output_changed++;
-    if (f & FLAG.behaviorChanged) flags.behavior_changed++;
-    if (f & FLAG.inputMismatch) flags.input_mismatch++;
-    seen.fill(0);
-    for (let c = 0; c < rows.criteria.length; c++) {
-      const code = rows.classes[c]![k]!;
-      perClass[c]![code]!++;
-      seen[code] = 1;
+  byFlags.forEach((count, f) => {
+    if (count === 0) return;
+    sides[f >> SIDE_SHIFT]! += count;
+    if (f & FLAG.outputChanged) flags.output_changed += count;
+    if (f & FLAG.behaviorChanged) flags.behavior_changed += count;
+    if (f & FLAG.inputMismatch) flags.input_mismatch += count;
+  });
+  // Per row, a bit for each class it has under some criterion: the "any criterion" counts.
+  const seen = new Uint8Array(n);
+  const perClass = rows.classes.map((classes) => {
+    const counts = new Float64Array(CLASSES.length);
+    for (let k = 0; k < n; k++) {
+      counts[classes[k]!]!++;
+      seen[k]! |= 1 << classes[k]!;
     }
-    for (let code = 0; code < CLASSES.length; code++) anyClass[code]! += seen[code]!;
-  }
+    return counts;
+  });
+  const bySeen = new Float64Array(1 << CLASSES.length);
+  for (let k = 0; k < n; k++) bySeen[seen[k]!]!++;
+  const anyClass = new Float64Array(CLASSES.length);
+  bySeen.forEach((count, bits) => {
+    for (let code = 0; code < CLASSES.length; code++)
+      if (bits & (1 << code)) anyClass[code]! += count;
+  });
   const counts: Record<string, number> = { [key('all')]: n };
   SIDES.forEach((side, code) => (counts[key('side', side)] = sides[code]!));
   for (const [flag, count] of Object.entries(flags)) counts[key(flag)] = count;

@@ -1,6 +1,6 @@
 import type { ParsedInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
-import { classCode, FLAG, SIDE_SHIFT, sideCode } from './codes';
+import { classCode, FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from './codes';
 import type { PairSide } from './compute';
 import { allKey, countLookup } from './counts';
 import { derived, type PairView } from './pair-cache';
@@ -35,6 +35,9 @@ function markRowids(
   }
 }
 
+/** Each byte with its ASCII capital letters lowered. */
+const LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b));
+
 /**
  * Marks the rows whose example id contains the search, ignoring ASCII case (a search may name
  * an id: `syc-0035`, a promptfoo test's description). One pass of memmem over the ids with
@@ -42,11 +45,8 @@ function markRowids(
  */
 function markIds(view: PairView, text: string, marks: Uint8Array): void {
   const lower = (bytes: Buffer) => {
-    const out = Buffer.allocUnsafe(bytes.length);
-    for (let i = 0; i < bytes.length; i++) {
-      const b = bytes[i]!;
-      out[i] = b >= 0x41 && b <= 0x5a ? b + 0x20 : b;
-    }
+    const out = Buffer.from(bytes);
+    for (let i = 0; i < out.length; i++) out[i] = LOWER[out[i]!]!;
     return out;
   };
   const ids = derived(view, 'ids-lowered', () => lower(view.ids));
@@ -98,47 +98,57 @@ export interface FilterMatches {
   count: number;
 }
 
-/** ANDs one condition into the marks, one tight pass over the pair. */
-function keep(marks: Uint8Array, test: (k: number) => boolean): void {
-  for (let k = 0; k < marks.length; k++) if (marks[k] && !test(k)) marks[k] = 0;
-}
-
-function computeMatches(db: Db, view: PairView, f: Filter): FilterMatches {
-  const search = f.search?.trim() ? f.search : undefined;
-  const conditions = [
-    f.outputChanged,
-    f.behaviorChanged,
-    f.inputMismatch,
-    f.side,
-    f.changeClass,
-    search,
-  ].filter((c) => c !== undefined).length;
-  if (conditions === 0) return { matches: null, count: view.rows };
-  const marks = search
-    ? searchMatches(db, view, search).slice()
-    : new Uint8Array(view.rows).fill(1);
-  const { flags } = view;
+/** The flags byte's bits a filter tests, and the value they must have. */
+function flagTest(f: Filter): { mask: number; want: number } {
+  let mask = 0;
+  let want = 0;
   const yesNo = [
     [FLAG.outputChanged, f.outputChanged],
     [FLAG.behaviorChanged, f.behaviorChanged],
     [FLAG.inputMismatch, f.inputMismatch],
   ] as const;
-  for (const [bit, want] of yesNo)
-    if (want !== undefined) keep(marks, (k) => ((flags[k]! & bit) !== 0) === want);
-  if (f.side) {
-    const code = sideCode(f.side);
-    keep(marks, (k) => flags[k]! >> SIDE_SHIFT === code);
+  for (const [bit, value] of yesNo) {
+    if (value === undefined) continue;
+    mask |= bit;
+    if (value) want |= bit;
   }
+  if (f.side) {
+    mask |= SIDE_MASK;
+    want |= sideCode(f.side) << SIDE_SHIFT;
+  }
+  return { mask, want };
+}
+
+/** Keeps the rows whose class is `code` under any of the given criteria. */
+function keepClass(marks: Uint8Array, classes: Uint8Array[], code: number): void {
+  if (classes.length === 1) {
+    const only = classes[0]!;
+    for (let k = 0; k < marks.length; k++) if (only[k] !== code) marks[k] = 0;
+    return;
+  }
+  const hit = new Uint8Array(marks.length);
+  for (const cls of classes) for (let k = 0; k < marks.length; k++) if (cls[k] === code) hit[k] = 1;
+  for (let k = 0; k < marks.length; k++) marks[k]! &= hit[k]!;
+}
+
+/** One tight pass over the typed arrays per condition: no call per row. */
+function computeMatches(db: Db, view: PairView, f: Filter): FilterMatches {
+  const search = f.search?.trim() ? f.search : undefined;
+  const { mask, want } = flagTest(f);
+  if (mask === 0 && !f.changeClass && !search) return { matches: null, count: view.rows };
+  const marks = search
+    ? searchMatches(db, view, search).slice()
+    : new Uint8Array(view.rows).fill(1);
+  const { flags } = view;
+  if (mask !== 0)
+    for (let k = 0; k < marks.length; k++) if ((flags[k]! & mask) !== want) marks[k] = 0;
   if (f.changeClass) {
-    const code = classCode(f.changeClass);
     const classes = view.criteria
       .map((criterion, c) => (f.criterion === undefined || criterion === f.criterion ? c : -1))
       .filter((c) => c >= 0)
       .map((c) => view.classes[c]!);
-    if (classes.length === 1) {
-      const only = classes[0]!;
-      keep(marks, (k) => only[k] === code);
-    } else keep(marks, (k) => classes.some((cls) => cls[k] === code));
+    if (classes.length === 0) marks.fill(0);
+    else keepClass(marks, classes, classCode(f.changeClass));
   }
   let count = 0;
   for (let k = 0; k < marks.length; k++) count += marks[k]!;

@@ -47,17 +47,21 @@ function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
       rest: Int32Array.from({ length: p.rows }, (_, k) => k),
       value: () => null,
     };
-  const sortedValues = deltas.filter((v) => !Number.isNaN(v)).sort();
+  let present = 0;
+  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) present++;
+  const values = new Float64Array(present);
+  present = 0;
+  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) values[present++] = deltas[k]!;
+  values.sort();
   let distinct = 0;
-  for (let i = 0; i < sortedValues.length; i++)
-    if (i === 0 || sortedValues[i] !== sortedValues[distinct - 1])
-      sortedValues[distinct++] = sortedValues[i]!;
-  const values = sortedValues.subarray(0, distinct);
+  for (let i = 0; i < values.length; i++)
+    if (i === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i]!;
   const rank = new Int32Array(p.rows);
   const starts = new Int32Array(distinct + 1);
   for (let k = 0; k < p.rows; k++) {
     const v = deltas[k]!;
-    if (Number.isNaN(v)) {
+    // NaN, the only value not equal to itself: no difference.
+    if (v !== v) {
       rank[k] = -1;
       continue;
     }

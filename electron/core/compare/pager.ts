@@ -65,8 +65,8 @@ function examplesByRowid(
 export function pageExamples(db: Db, input: PageInput): PageOutput {
   const view = openPair(db, input.reportKey, input.pair);
   const order = sortOrder(view, input.sort, input.sortCriterion);
-  const { matches } = filterMatches(db, view, input.filter);
-  const length = orderLength(order);
+  const { matches, count } = filterMatches(db, view, input.filter);
+  const length = count === 0 ? 0 : orderLength(order);
   const page: number[] = [];
   for (
     let i = input.after

@@ -1,4 +1,5 @@
 import type { PairRows, PairSide } from './compute';
+import { NO_ROWID } from './codes';
 import { pairCounts } from './counts';
 
 /**
@@ -23,8 +24,11 @@ export interface PairArrays {
   flags: Uint8Array;
   /** classes[c][k]: class code of example k under criteria[c]. */
   classes: Uint8Array[];
-  /** deltas[c][k]: candidate − reference under criteria[c], NaN where there is none. */
-  deltas: Float64Array[];
+  /**
+   * deltas[c][k]: candidate − reference under criteria[c], NaN where there is none (Float32
+   * when every difference of the pair is exactly one).
+   */
+  deltas: (Float32Array | Float64Array)[];
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
 }
@@ -109,6 +113,41 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
 
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
+/** A missing rowid in the narrow form. */
+const NO_ROWID_32 = 0xffffffff;
+
+/**
+ * Rowids as Uint32 (half the bytes to write and read) when every one fits, else as they are;
+ * the BLOB's length tells which.
+ */
+function rowidBytes(rowids: Float64Array): Buffer {
+  const narrow = new Uint32Array(rowids.length);
+  for (let k = 0; k < rowids.length; k++) {
+    const rowid = rowids[k]!;
+    if (rowid === NO_ROWID) narrow[k] = NO_ROWID_32;
+    else if (rowid < NO_ROWID_32) narrow[k] = rowid;
+    else return bytesOf(rowids);
+  }
+  return bytesOf(narrow);
+}
+
+/**
+ * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
+ * criteria), else as doubles; the BLOB's length tells which. -0 is stored as 0: the explorer
+ * orders them alike, as SQLite did.
+ */
+function deltaBytes(deltas: Float64Array): Buffer {
+  const narrow = new Float32Array(deltas.length);
+  let exact = true;
+  for (let i = 0; i < deltas.length; i++) {
+    if (deltas[i] === 0) deltas[i] = 0;
+    narrow[i] = deltas[i]!;
+    // NaN is the only value that differs from itself, and stays NaN as a float.
+    if (narrow[i] !== deltas[i] && deltas[i] === deltas[i]) exact = false;
+  }
+  return bytesOf(exact ? narrow : deltas);
+}
+
 function concat<T extends Uint8Array | Float64Array>(
   parts: T[],
   n: number,
@@ -132,9 +171,6 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     const id = rows.exampleIds[k]!;
     offsets[k + 1] = offsets[k]! + (ascii ? id.length : Buffer.byteLength(id, 'utf8'));
   }
-  const deltas = concat(rows.deltas, n, (size) => new Float64Array(size));
-  // -0 and 0 are one difference (SQLite and the explorer's order treat them alike).
-  for (let i = 0; i < deltas.length; i++) if (deltas[i] === 0) deltas[i] = 0;
   return {
     rows: n,
     criteria: JSON.stringify(rows.criteria),
@@ -146,11 +182,11 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_last: rows.candidate.lastRowid,
     example_ids: ids,
     id_offsets: bytesOf(offsets),
-    ref_rowids: bytesOf(rows.refRowids),
-    cand_rowids: bytesOf(rows.candRowids),
+    ref_rowids: rowidBytes(rows.refRowids),
+    cand_rowids: rowidBytes(rows.candRowids),
     flags: bytesOf(rows.flags),
     classes: bytesOf(concat(rows.classes, n, (size) => new Uint8Array(size))),
-    deltas: bytesOf(deltas),
+    deltas: deltaBytes(concat(rows.deltas, n, (size) => new Float64Array(size))),
     counts: JSON.stringify(pairCounts(rows)),
   };
 }
@@ -175,11 +211,25 @@ function side(runRowid: number, first: number | null, last: number | null): Pair
   return { runRowid, firstRowid: first, lastRowid: last };
 }
 
+function rowidsOf(blob: Buffer, n: number, column: string): Float64Array {
+  if (blob.byteLength !== n * 4) return typed(blob, Float64Array, n, column);
+  const narrow = typed(blob, Uint32Array, n, column);
+  const rowids = new Float64Array(n);
+  for (let k = 0; k < n; k++) rowids[k] = narrow[k] === NO_ROWID_32 ? NO_ROWID : narrow[k]!;
+  return rowids;
+}
+
+function deltasOf(blob: Buffer, length: number): Float32Array | Float64Array {
+  return blob.byteLength === length * 4 && length > 0
+    ? typed(blob, Float32Array, length, 'deltas')
+    : typed(blob, Float64Array, length, 'deltas');
+}
+
 export function decodePair(row: StoredPairArrays): PairArrays {
   const n = row.rows;
   const criteria = JSON.parse(row.criteria) as string[];
   const classes = typed(row.classes, Uint8Array, criteria.length * n, 'classes');
-  const deltas = typed(row.deltas, Float64Array, criteria.length * n, 'deltas');
+  const deltas = deltasOf(row.deltas, criteria.length * n);
   const offsets = typed(row.id_offsets, Uint32Array, n + 1, 'id_offsets');
   if (offsets[n] !== row.example_ids.length)
     throw new Error('The stored comparison is damaged (example_ids): run it again.');
@@ -190,8 +240,8 @@ export function decodePair(row: StoredPairArrays): PairArrays {
     candidate: side(row.cand_run_rowid, row.cand_first, row.cand_last),
     ids: row.example_ids,
     offsets,
-    refRowids: typed(row.ref_rowids, Float64Array, n, 'ref_rowids'),
-    candRowids: typed(row.cand_rowids, Float64Array, n, 'cand_rowids'),
+    refRowids: rowidsOf(row.ref_rowids, n, 'ref_rowids'),
+    candRowids: rowidsOf(row.cand_rowids, n, 'cand_rowids'),
     flags: typed(row.flags, Uint8Array, n, 'flags'),
     classes: criteria.map((_, c) => classes.subarray(c * n, (c + 1) * n)),
     deltas: criteria.map((_, c) => deltas.subarray(c * n, (c + 1) * n)),

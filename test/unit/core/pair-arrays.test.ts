@@ -84,6 +84,14 @@ describe('pair arrays', () => {
     expect(decoded.counts['["class","refused","not_comparable"]']).toBe(4);
   });
 
+  it('keeps differences a float cannot hold as doubles, exactly', () => {
+    const wide = rows(['a', 'b']);
+    wide.deltas[0] = Float64Array.of(0.1, 2 ** 30 + 0.5);
+    const decoded = decodePair(encodePair(wide));
+    expect(Array.from(decoded.deltas[0]!)).toEqual([0.1, 2 ** 30 + 0.5]);
+    expect(decoded.deltas[1]!.every(Number.isNaN)).toBe(true);
+  });
+
   it('refuses arrays whose length does not match the row count', () => {
     const stored = encodePair(rows(['a', 'b', 'c']));
     expect(() => decodePair({ ...stored, flags: stored.flags.subarray(1) })).toThrow('damaged');
