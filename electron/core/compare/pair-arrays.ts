@@ -125,7 +125,7 @@ function rowidBytes(rowids: Float64Array): Buffer {
   for (let k = 0; k < rowids.length; k++) {
     const rowid = rowids[k]!;
     if (rowid === NO_ROWID) narrow[k] = NO_ROWID_32;
-    else if (rowid < NO_ROWID_32) narrow[k] = rowid;
+    else if (rowid >= 0 && rowid < NO_ROWID_32) narrow[k] = rowid;
     else return bytesOf(rowids);
   }
   return bytesOf(narrow);
