@@ -172,6 +172,46 @@ describe('explorer pages and counts against a brute-force filter', () => {
   });
 });
 
+describe('explorer cursors and missing reports', () => {
+  const page = (input: Partial<Parameters<typeof pageExamples>[1]>) =>
+    pageExamples(harness.service.db, {
+      reportKey: 'cursors',
+      pair: 0,
+      filter: {},
+      sort: 'example_id',
+      descending: false,
+      after: null,
+      limit: 3,
+      ...input,
+    });
+
+  it('refuses a cursor it did not make, and keeps the place of one whose row is gone', async () => {
+    await library.store('cursors');
+    for (const [sort, after] of [
+      ['example_id', 'not json'],
+      ['example_id', '[1]'],
+      ['output_changed', '["x","ex-001"]'],
+      ['output_changed', '[null,"ex-001"]'],
+      ['delta', '["x","ex-001"]'],
+    ] as const)
+      expect(() => page({ sort, after, sortCriterion: 'score' })).toThrow('not made by this list');
+    expect(page({ after: '["ex-0105","ex-0105"]' }).rows.map((r) => r.example_id)).toEqual([
+      'ex-011',
+      'ex-012',
+      'ex-013',
+    ]);
+    expect(
+      page({ after: '["ex-0105","ex-0105"]', descending: true }).rows.map((r) => r.example_id),
+    ).toEqual(['ex-010', 'ex-009', 'ex-008']);
+  });
+
+  it('answers a pair the report lacks with no rows, and a dropped report with "run it again"', async () => {
+    await library.store('cursors');
+    expect(page({ pair: 5 })).toEqual({ rows: [], next: null, total: 0 });
+    expect(() => page({ reportKey: 'never-saved' })).toThrow('no longer cached');
+  });
+});
+
 describe('saving a report', () => {
   it('waits for another writer to finish instead of failing, and can be cancelled meanwhile', async () => {
     const other = new Database(harness.service.db.name);
