@@ -44,19 +44,19 @@ const cache = new WeakMap<Db, Lru<PairView>>();
 
 /**
  * The arrays of one pair of a cached report, decoded once and kept for the next requests. A
- * report's pairs never change once saved, so the key is the report's row id and key (a report
- * saved again gets a new row) and the pair.
+ * saved report never changes, and one saved again under the same key is a new row (a row id
+ * may be reused, so its save time is part of the key too).
  */
 export function openPair(db: Db, reportKey: string, pair: number): PairView {
-  const report = db.prepare(`SELECT id FROM reports WHERE key = ?`).get(reportKey) as
-    { id: number } | undefined;
+  const report = db.prepare(`SELECT id, created_at FROM reports WHERE key = ?`).get(reportKey) as
+    { id: number; created_at: string } | undefined;
   if (!report) throw new NotFoundError('That comparison is no longer cached: run it again.');
   let pairs = cache.get(db);
   if (!pairs) {
     pairs = new Lru<PairView>(PAIRS_KEPT);
     cache.set(db, pairs);
   }
-  return pairs.get(`${report.id}\u0000${pair}\u0000${reportKey}`, () => {
+  return pairs.get(JSON.stringify([report.id, report.created_at, reportKey, pair]), () => {
     const row = db
       .prepare(
         `SELECT rows, criteria, ref_run_rowid, ref_first, ref_last, cand_run_rowid, cand_first,

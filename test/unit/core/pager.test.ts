@@ -205,6 +205,18 @@ describe('explorer cursors and missing reports', () => {
     ).toEqual(['ex-010', 'ex-009', 'ex-008']);
   });
 
+  it('a report saved again under its key is read again, not served from the kept pair', async () => {
+    const flagged = (output: boolean) =>
+      library.modelRows(library.ids.map(() => ({ ...unchangedFlags, output_changed: output })));
+    await library.store('again', flagged(false));
+    expect(page({ reportKey: 'again', filter: { outputChanged: true } }).total).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await library.store('again', flagged(true));
+    expect(page({ reportKey: 'again', filter: { outputChanged: true } }).total).toBe(
+      library.ids.length,
+    );
+  });
+
   it('answers a pair the report lacks with no rows, and a dropped report with "run it again"', async () => {
     await library.store('cursors');
     expect(page({ pair: 5 })).toEqual({ rows: [], next: null, total: 0 });
