@@ -6,7 +6,7 @@ import { serveTasks } from '../core/jobs/worker-runtime';
 serveTasks(async (payload, ctx) => {
   const job = payload as CompareJob;
   ctx.progress({ phase: 'loading runs', done: 0, total: job.conditions.length });
-  // Its own writer: the million pair rows are saved here, off the service's thread.
+  // Its own writer: the report and its per-pair arrays are saved here, off the service's thread.
   const db = openDatabase(job.dbPath);
   // Short waits for the write lock, between which the save checks for a cancel (store.ts).
   db.pragma('busy_timeout = 200');

@@ -60,7 +60,7 @@ function inspect(db: string): State {
       report: string;
     }[];
     const rowsOf = conn.prepare(
-      `SELECT COUNT(*) AS n FROM pair_rows WHERE report_id = ? AND pair = ?`,
+      `SELECT COALESCE(SUM(rows), 0) AS n FROM pair_arrays WHERE report_id = ? AND pair = ?`,
     );
     let incomplete = 0;
     for (const { id, report } of reports) {
@@ -73,11 +73,7 @@ function inspect(db: string): State {
       integrity: conn.pragma('integrity_check', { simple: true }) as string,
       reports: reports.length,
       orphans:
-        ['pair_rows', 'pair_classes', 'report_pairs', 'pair_counts']
-          .map((table) =>
-            n(`SELECT COUNT(*) AS n FROM ${table} WHERE report_id NOT IN (SELECT id FROM reports)`),
-          )
-          .reduce((a, b) => a + b, 0) +
+        n(`SELECT COUNT(*) AS n FROM pair_arrays WHERE report_id NOT IN (SELECT id FROM reports)`) +
         n(
           `SELECT COUNT(*) AS n FROM report_runs WHERE report_key NOT IN (SELECT key FROM reports)`,
         ),

@@ -160,7 +160,7 @@ function compareWhy(c: CompareResult): string {
   const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
   return (
     `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (every example's hashes and fields from SQLite, parsed from JSON), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
-    `and about ${secs(saveSeconds(c))} saving ${n(c.summary.paired)} explorer rows and their class rows in one transaction; ` +
+    `and about ${secs(saveSeconds(c))} beyond those steps (saving the report and one row of arrays per pair for ${n(c.summary.paired)} pairs in one transaction, and the worker's own overhead); ` +
     `the service's thread was blocked at most ${secs(c.warm.blockedSeconds ?? 0)} at once.`
   );
 }
@@ -174,13 +174,13 @@ function explorerWhy(queries: ExplorerQuery[], kind: 'filter' | 'sort'): string 
   const has = (prefix: string) => slow.some((q) => q.label.includes(prefix));
   const causes = [
     has('unchanged') || has('improved') || has('regressed')
-      ? 'a class filter that matches many rows is tested row by row while the page walks its sort order, and one that matches few starts from its class rows; a filter between the two does both badly'
+      ? "the first query on a pair decodes its stored arrays, and a filter's first page marks its matches in one pass over them (later pages reuse both)"
       : null,
     has('search')
-      ? 'a search whose words match neither few nor most of the examples collects every full-text match of both runs before the first row comes out'
+      ? "a pair's first search for a text collects every full-text match of both runs before the first row comes out (its next pages and count reuse them)"
       : null,
     kind === 'sort' && slow.length > 0
-      ? 'the sort cannot use its index when a filter is set'
+      ? "a sort's first page builds its order over the whole pair once (later pages reuse it)"
       : null,
   ].filter(Boolean);
   const list = slow.map((q) => `${q.label} ${showQuery(q)}`).join(', ') || 'none';
@@ -262,7 +262,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
     target: '≤ 1×',
     met: met(warmRatio <= 1),
-    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: loading runs from SQLite, all B intervals, and about ${secs(saveSeconds(c))} saving one explorer row per pair.`,
+    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: loading runs from SQLite, all B intervals, and about ${secs(saveSeconds(c))} beyond them (saving the report and its per-pair arrays).`,
   });
   return rows;
 }

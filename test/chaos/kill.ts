@@ -139,7 +139,7 @@ export async function killCases(plan: KillPlan): Promise<CaseResult[]> {
       if (!reopens(dbPath)) failures.push(`kill ${i}: could not reopen`);
       const orphans = count(
         dbPath,
-        'SELECT count(*) FROM pair_rows WHERE report_id NOT IN (SELECT id FROM reports)',
+        'SELECT count(*) FROM pair_arrays WHERE report_id NOT IN (SELECT id FROM reports)',
       );
       if (orphans > 0) failures.push(`kill ${i}: ${orphans} pair rows without a report`);
     }

@@ -205,7 +205,7 @@ describe('comparisons through the service', () => {
     const job = await harness.service.jobs.wait(jobId);
     expect(job?.state).toBe('cancelled');
     expect(harness.service.db.prepare(`SELECT COUNT(*) AS n FROM reports`).get()).toEqual({ n: 0 });
-    expect(harness.service.db.prepare(`SELECT COUNT(*) AS n FROM pair_rows`).get()).toEqual({
+    expect(harness.service.db.prepare(`SELECT COUNT(*) AS n FROM pair_arrays`).get()).toEqual({
       n: 0,
     });
   });

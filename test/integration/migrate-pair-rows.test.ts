@@ -42,7 +42,7 @@ describe('compact pair rows migration', () => {
     const db = openDatabase(file);
     expect(db.pragma('user_version', { simple: true })).toBe(latestVersion);
     expect(db.prepare(`SELECT path FROM folders`).all()).toEqual([{ path: '/lib' }]);
-    for (const table of ['reports', 'report_runs', 'pair_rows', 'pair_classes'])
+    for (const table of ['reports', 'report_runs', 'pair_arrays'])
       expect(db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
     db.close();
 

@@ -8,9 +8,10 @@ import {
 } from '../../../shared/compare';
 import { guessedReferenceLimitation } from '../../../shared/compare/limitations';
 import type { ReferenceBasis } from '../../../shared/contract';
-import type { CompareExperiment, CriterionClass, Report } from '../../../shared/compare/types';
+import type { CompareExperiment, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
+import { classCode, FLAG, NO_ROWID, SIDE_SHIFT, sideCode } from './codes';
 import { exampleDelta } from './delta';
 import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
 
@@ -44,21 +45,23 @@ export interface PairSide {
   lastRowid: number | null;
 }
 
-/** Columnar: a million rows are a few arrays, not a million objects. */
+/**
+ * Columnar: a million rows are a few typed arrays, not a million objects, and are stored as
+ * they are (pair-arrays.ts).
+ */
 export interface PairRows {
   pair: number;
   reference: PairSide;
   candidate: PairSide;
   exampleIds: string[];
-  refRowids: (number | null)[];
-  candRowids: (number | null)[];
-  side: ('both' | 'reference' | 'candidate')[];
-  inputMismatch: Uint8Array;
-  outputChanged: Uint8Array;
-  behaviorChanged: Uint8Array;
+  /** Each side's example rowid, NO_ROWID where that side has none. */
+  refRowids: Float64Array;
+  candRowids: Float64Array;
+  /** Per example: its side and its yes/no flags, coded as in codes.ts. */
+  flags: Uint8Array;
   criteria: string[];
-  /** classes[c][k]: the class of example k under criterion c. */
-  classes: CriterionClass[][];
+  /** classes[c][k]: the class code (codes.ts) of example k under criterion c. */
+  classes: Uint8Array[];
   /**
    * deltas[c][k]: candidate − reference of example k under criterion c when both values are
    * numbers (pass/fail outcomes as 1/0), else NaN. The explorer sorts by it.
@@ -90,30 +93,28 @@ function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): Pai
     reference: pairSide(reference),
     candidate: pairSide(candidate),
     exampleIds: pairing.all,
-    refRowids: new Array<number | null>(n),
-    candRowids: new Array<number | null>(n),
-    side: new Array<PairRows['side'][number]>(n),
-    inputMismatch: new Uint8Array(n),
-    outputChanged: new Uint8Array(n),
-    behaviorChanged: new Uint8Array(n),
+    refRowids: new Float64Array(n),
+    candRowids: new Float64Array(n),
+    flags: new Uint8Array(n),
     criteria: rules.map((r) => r.field),
-    classes: rules.map(() => new Array<CriterionClass>(n)),
+    classes: rules.map(() => new Uint8Array(n)),
     deltas: rules.map(() => new Float64Array(n)),
   };
   for (let k = 0; k < n; k++) {
     const a = pairing.allReference[k];
     const b = pairing.allCandidate[k];
     // Pairing hands back the loaded examples themselves, which carry their rowid.
-    rows.refRowids[k] = a ? (a as LoadedExample).rowid : null;
-    rows.candRowids[k] = b ? (b as LoadedExample).rowid : null;
-    rows.side[k] = a && b ? 'both' : a ? 'reference' : 'candidate';
+    rows.refRowids[k] = a ? (a as LoadedExample).rowid : NO_ROWID;
+    rows.candRowids[k] = b ? (b as LoadedExample).rowid : NO_ROWID;
+    let flags = sideCode(a && b ? 'both' : a ? 'reference' : 'candidate') << SIDE_SHIFT;
     if (a && b) {
-      rows.inputMismatch[k] = a.input === b.input ? 0 : 1;
-      rows.outputChanged[k] = outputChanged(a, b) ? 1 : 0;
-      rows.behaviorChanged[k] = behaviorChanged(a, b) ? 1 : 0;
+      if (a.input !== b.input) flags |= FLAG.inputMismatch;
+      if (outputChanged(a, b)) flags |= FLAG.outputChanged;
+      if (behaviorChanged(a, b)) flags |= FLAG.behaviorChanged;
     }
+    rows.flags[k] = flags;
     rules.forEach((rule, c) => {
-      rows.classes[c]![k] = classifyExample(rule, a, b);
+      rows.classes[c]![k] = classCode(classifyExample(rule, a, b));
       rows.deltas[c]![k] = exampleDelta(rule, a, b);
     });
   }

@@ -13,7 +13,7 @@ import { readReport, reportKey } from './store';
 export type CompareSettings = RequestInput<'compare:start'>;
 
 /**
- * Runs comparisons in compare workers, each of which saves its report and pair rows on its own
+ * Runs comparisons in compare workers, each of which saves its report and pair arrays on its own
  * connection in one transaction, so the service's thread only waits for the result, then drops
  * the experiment's oldest cached reports. A repeated request is answered from the cache;
  * starting a comparison of an experiment cancels the one still running for it.

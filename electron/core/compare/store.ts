@@ -4,16 +4,17 @@ import type { Report } from '../../../shared/compare/types';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
-import { pairCounts } from './counts';
+import { encodePair } from './pair-arrays';
 
 /**
  * Bumped when reports of the same runs change without a new checker version (2: errored
  * examples left out; settings redacted at import. 3: exact small-n tests, t and Tango
  * intervals, behaviour changes from scalar fields only. 4: confounded metrics are not comparable;
- * run scorecards, metric descriptions, observed intervals and the series reference), so no stale
- * report is served from the cache.
+ * run scorecards, metric descriptions, observed intervals and the series reference. 5: the
+ * explorer's rows stored as one row of arrays per pair), so no stale report is served from the
+ * cache.
  */
-const REPORT_RULES = 4;
+const REPORT_RULES = 5;
 
 /** Keep a few reports per experiment: enough for back-and-forth between references. */
 const REPORTS_KEPT_PER_EXPERIMENT = 6;
@@ -59,9 +60,9 @@ export function readReport(
 export type Checkpoint = () => Promise<void>;
 
 /**
- * The report and every pair row land in one transaction, written by the compare worker on its
- * own connection so the service's thread never waits on a million inserts: a cancelled or
- * crashed job leaves nothing. The last checkpoint comes right before the commit. Old reports
+ * The report and each pair's arrays land in one transaction, written by the compare worker on
+ * its own connection so the service's thread never waits on the save: a cancelled or crashed
+ * job leaves nothing. The last checkpoint comes right before the commit. Old reports
  * are dropped afterwards by `pruneReports`, so the commit never waits on deleting them.
  */
 export async function writeReport(
@@ -90,7 +91,10 @@ export async function writeReport(
     const runIds = new Set([...task.conditions.map((c) => c.runId), ...task.referenceReplicates]);
     const insertRun = db.prepare(`INSERT INTO report_runs (report_key, run_id) VALUES (?, ?)`);
     for (const runId of runIds) insertRun.run(key, runId);
-    for (const rows of result.pairs) await writePair(db, reportId, rows, checkpoint);
+    for (const rows of result.pairs) {
+      await checkpoint();
+      writePair(db, reportId, rows);
+    }
     await checkpoint();
     db.exec('COMMIT');
   } catch (error) {
@@ -102,7 +106,7 @@ export async function writeReport(
 /**
  * Drops the experiment's reports beyond the newest few, one transaction per report: a reader
  * sees each report whole or not at all, and the write lock is released between reports (a
- * report of a million pairs takes seconds to delete with its rows). Returns how many it dropped.
+ * report of many pairs can take a while to delete with its arrays). Returns how many it dropped.
  */
 export async function pruneReports(
   db: Db,
@@ -129,8 +133,6 @@ export async function pruneReports(
   return stale.length;
 }
 
-const BATCH = 100_000;
-
 /**
  * Takes the write lock, waiting at checkpoints while another writer (an index pass writing a
  * big file) holds it: the wait stays cancellable, and no busy timeout can fail the comparison.
@@ -141,71 +143,14 @@ async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
   await untilWritable(() => db.exec('BEGIN IMMEDIATE'), checkpoint);
 }
 
-async function writePair(
-  db: Db,
-  reportId: number,
-  rows: PairRows,
-  checkpoint: Checkpoint,
-): Promise<void> {
+/** One row per pair: its per-example values as typed arrays (pair-arrays.ts). */
+function writePair(db: Db, reportId: number, rows: PairRows): void {
   db.prepare(
-    `INSERT INTO report_pairs (report_id, pair, criteria, ref_run_rowid, ref_first, ref_last,
-       cand_run_rowid, cand_first, cand_last) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    reportId,
-    rows.pair,
-    JSON.stringify(rows.criteria),
-    rows.reference.runRowid,
-    rows.reference.firstRowid,
-    rows.reference.lastRowid,
-    rows.candidate.runRowid,
-    rows.candidate.firstRowid,
-    rows.candidate.lastRowid,
-  );
-  const insertRow = db.prepare(`
-    INSERT INTO pair_rows (report_id, pair, example_id, ref_rowid, cand_rowid, side, input_mismatch,
-      output_changed, behavior_changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  for (let k = 0; k < rows.exampleIds.length; k++) {
-    if (k % BATCH === BATCH - 1) await checkpoint();
-    insertRow.run(
-      reportId,
-      rows.pair,
-      rows.exampleIds[k]!,
-      rows.refRowids[k] ?? null,
-      rows.candRowids[k] ?? null,
-      rows.side[k]!,
-      rows.inputMismatch[k]!,
-      rows.outputChanged[k]!,
-      rows.behaviorChanged[k]!,
-    );
-  }
-  const insertClass = db.prepare(
-    `INSERT INTO pair_classes (report_id, pair, criterion, class, example_id) VALUES (?, ?, ?, ?, ?)`,
-  );
-  for (let c = 0; c < rows.criteria.length; c++) {
-    const criterion = rows.criteria[c]!;
-    const classes = rows.classes[c]!;
-    for (let k = 0; k < classes.length; k++) {
-      if (k % BATCH === BATCH - 1) await checkpoint();
-      const cls = classes[k]!;
-      if (cls !== 'unchanged')
-        insertClass.run(reportId, rows.pair, criterion, cls, rows.exampleIds[k]!);
-    }
-  }
-  const insertDelta = db.prepare(
-    `INSERT INTO pair_deltas (report_id, pair, criterion, delta, example_id) VALUES (?, ?, ?, ?, ?)`,
-  );
-  for (let c = 0; c < rows.criteria.length; c++) {
-    const criterion = rows.criteria[c]!;
-    const deltas = rows.deltas[c]!;
-    for (let k = 0; k < deltas.length; k++) {
-      if (k % BATCH === BATCH - 1) await checkpoint();
-      const delta = deltas[k]!;
-      if (!Number.isNaN(delta))
-        insertDelta.run(reportId, rows.pair, criterion, delta, rows.exampleIds[k]!);
-    }
-  }
-  const insertCount = db.prepare(
-    `INSERT INTO pair_counts (report_id, pair, filter, n) VALUES (?, ?, ?, ?)`,
-  );
-  for (const [filter, n] of pairCounts(rows)) insertCount.run(reportId, rows.pair, filter, n);
+    `INSERT INTO pair_arrays (report_id, pair, rows, criteria, ref_run_rowid, ref_first, ref_last,
+       cand_run_rowid, cand_first, cand_last, example_ids, id_offsets, ref_rowids, cand_rowids,
+       flags, classes, deltas, counts)
+     VALUES (@report_id, @pair, @rows, @criteria, @ref_run_rowid, @ref_first, @ref_last,
+       @cand_run_rowid, @cand_first, @cand_last, @example_ids, @id_offsets, @ref_rowids,
+       @cand_rowids, @flags, @classes, @deltas, @counts)`,
+  ).run({ report_id: reportId, pair: rows.pair, ...encodePair(rows) });
 }

@@ -10,10 +10,11 @@ import {
 import { compareStrings } from '../../../shared/compare/canonical';
 import type { Report } from '../../../shared/compare/types';
 import type { ParsedInput } from '../../../shared/contract';
-import type { CriterionClass } from '../../../shared/compare/types';
 import type { JsonValue } from '../../../shared/model';
-import { STORED_CLASSES } from '../compare/counts';
-import { pairScope, whereClause } from '../compare/filters';
+import { CLASSES, FLAG } from '../compare/codes';
+import { filterMatches } from '../compare/filters';
+import { idAt } from '../compare/pair-arrays';
+import { openPair } from '../compare/pair-cache';
 import type { Db } from '../db/open';
 
 /** Columns that name something (ids, conditions): what a reader matches by eye. */
@@ -60,17 +61,35 @@ export function summaryCsv(report: Report): string {
   return toCsv(SUMMARY_CSV_HEADER, summaryCsvRows(report));
 }
 
-interface PairedExampleRow {
-  example_id: string;
-  /** The example's class rows as a JSON object; criteria missing from it are unchanged. */
-  classes: string | null;
-  output_changed: number;
-  behavior_changed: number;
-  ref_input: string;
-  ref_output: string;
-  cand_output: string;
-  ref_fields: string;
-  cand_fields: string;
+interface StoredExample {
+  input: string;
+  output: string;
+  fields: Record<string, JsonValue>;
+}
+
+/** Examples read this many rowids at a time: a page's worth, never a whole pair at once. */
+const BATCH = 500;
+
+function examplesByRowid(db: Db, rowids: number[]): Map<number, StoredExample> {
+  const out = new Map<number, StoredExample>();
+  const read = db.prepare(
+    `SELECT rowid, input, output, fields FROM examples WHERE rowid IN (SELECT value FROM json_each(?))`,
+  );
+  for (let from = 0; from < rowids.length; from += BATCH) {
+    const rows = read.all(JSON.stringify(rowids.slice(from, from + BATCH))) as {
+      rowid: number;
+      input: string;
+      output: string;
+      fields: string;
+    }[];
+    for (const r of rows)
+      out.set(r.rowid, {
+        input: r.input,
+        output: r.output,
+        fields: JSON.parse(r.fields) as Record<string, JsonValue>,
+      });
+  }
+  return out;
 }
 
 export interface ExamplesCsv {
@@ -81,7 +100,7 @@ export interface ExamplesCsv {
 
 /**
  * One row per paired example with every criterion as columns, for every pair of the report or
- * one pair, optionally narrowed by the explorer's current filter (same SQL as the pager).
+ * one pair, optionally narrowed by the explorer's current filter (the pager's own), by example id.
  * Criteria are the union over the pairs written, sorted; a pair without one leaves it empty.
  */
 export function examplesCsv(
@@ -93,23 +112,8 @@ export function examplesCsv(
   const written: { criteria: string[]; rows: (criteria: string[]) => CsvCell[][] }[] = [];
   report.comparisons.forEach((comparison, pair) => {
     if (options.pair !== undefined && options.pair !== pair) return;
-    const scope = pairScope(db, reportKey, pair);
-    if (!scope) return;
-    const where = whereClause(db, scope, { ...(options.filter ?? {}), side: 'both' }, 'count');
-    const criteria = scope.criteria.map(() => '?').join(',');
-    const stored = STORED_CLASSES.map((c) => `'${c}'`).join(',');
-    const select = db.prepare(
-      `SELECT pr.example_id, pr.output_changed, pr.behavior_changed,
-              (SELECT json_group_object(pc.criterion, pc.class) FROM pair_classes pc
-               WHERE pc.report_id = pr.report_id AND pc.pair = pr.pair AND pc.criterion IN (${criteria})
-                 AND pc.class IN (${stored}) AND pc.example_id = pr.example_id) AS classes,
-              re.input AS ref_input, re.output AS ref_output, ce.output AS cand_output,
-              re.fields AS ref_fields, ce.fields AS cand_fields
-       FROM pair_rows pr
-       JOIN examples re ON re.rowid = pr.ref_rowid
-       JOIN examples ce ON ce.rowid = pr.cand_rowid
-       WHERE ${where.sql} ORDER BY pr.example_id`,
-    );
+    const view = openPair(db, reportKey, pair);
+    const { matches } = filterMatches(db, view, { ...(options.filter ?? {}), side: 'both' });
     const csvPair = {
       experimentId: report.experiment.id,
       reference: {
@@ -122,37 +126,51 @@ export function examplesCsv(
       },
     };
     written.push({
-      criteria: scope.criteria,
+      criteria: view.criteria,
       // Rows are built once every pair's criteria are known, so the columns line up.
       rows: (columns) => {
         const rows: CsvCell[][] = [];
-        for (const r of select.iterate(
-          ...scope.criteria,
-          ...where.params,
-        ) as Iterable<PairedExampleRow>) {
-          const stored = r.classes ? (JSON.parse(r.classes) as Record<string, CriterionClass>) : {};
-          const refFields = JSON.parse(r.ref_fields) as Record<string, JsonValue>;
-          const candFields = JSON.parse(r.cand_fields) as Record<string, JsonValue>;
-          const cells: Record<string, CriterionCells> = {};
-          for (const field of scope.criteria) {
-            cells[field] = {
-              reference: refFields[field],
-              candidate: candFields[field],
-              change: stored[field] ?? 'unchanged',
-            };
+        // Positions follow the example ids, the file's order.
+        const page: number[] = [];
+        const flush = () => {
+          const examples = examplesByRowid(db, [
+            ...page.map((k) => view.refRowids[k]!),
+            ...page.map((k) => view.candRowids[k]!),
+          ]);
+          for (const k of page) {
+            const ref = examples.get(view.refRowids[k]!);
+            const cand = examples.get(view.candRowids[k]!);
+            // An example deleted since the comparison was saved has nothing to write.
+            if (!ref || !cand) continue;
+            const cells: Record<string, CriterionCells> = {};
+            view.criteria.forEach((field, c) => {
+              cells[field] = {
+                reference: ref.fields[field],
+                candidate: cand.fields[field],
+                change: CLASSES[view.classes[c]![k]!]!,
+              };
+            });
+            const flags = view.flags[k]!;
+            rows.push(
+              exampleCsvRow(csvPair, columns, {
+                exampleId: idAt(view, k),
+                input: ref.input,
+                referenceOutput: ref.output,
+                candidateOutput: cand.output,
+                outputChanged: (flags & FLAG.outputChanged) !== 0,
+                behaviorChanged: (flags & FLAG.behaviorChanged) !== 0,
+                criteria: cells,
+              }),
+            );
           }
-          rows.push(
-            exampleCsvRow(csvPair, columns, {
-              exampleId: r.example_id,
-              input: r.ref_input,
-              referenceOutput: r.ref_output,
-              candidateOutput: r.cand_output,
-              outputChanged: r.output_changed === 1,
-              behaviorChanged: r.behavior_changed === 1,
-              criteria: cells,
-            }),
-          );
+          page.length = 0;
+        };
+        for (let k = 0; k < view.rows; k++) {
+          if (matches && !matches[k]) continue;
+          page.push(k);
+          if (page.length === BATCH) flush();
         }
+        flush();
         return rows;
       },
     });

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ftsQuery, planning } from '../../../electron/core/compare/filters';
+import { ftsQuery } from '../../../electron/core/compare/filters';
 import { countExamples, exampleDetail, pageExamples } from '../../../electron/core/compare/pager';
 import { pruneReports } from '../../../electron/core/compare/store';
 import { examplesCsv } from '../../../electron/core/export/csv';
@@ -28,9 +28,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await harness.close();
-  planning.denseShare = 0.05;
-  planning.fewSearch = 20_000;
-  planning.denseSearchShare = 0.2;
 });
 
 describe('explorer search', () => {
@@ -54,13 +51,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
         fc.constantFrom(...CRITERIA, 'absent'),
         fc.boolean(),
         fc.integer({ min: 1, max: 9 }),
-        fc.boolean(),
-        fc.constantFrom('few', 'many', 'dense'),
-        async (flags, filter, sort, sortCriterion, descending, limit, denseClasses, searchPlan) => {
-          // Every plan of each filter must give the same rows: force one of them.
-          planning.denseShare = denseClasses ? 0 : 1;
-          planning.fewSearch = searchPlan === 'few' ? 1_000_000 : 0;
-          planning.denseSearchShare = searchPlan === 'dense' ? -1 : 2;
+        async (flags, filter, sort, sortCriterion, descending, limit) => {
           const key = `report-${reports++}`;
           const model = library.modelRows(flags);
           await library.store(key, model);
@@ -156,7 +147,7 @@ describe('explorer pages and counts against a brute-force filter', () => {
     );
   });
 
-  it("an example's detail has every criterion's class, unchanged where no class row is stored", async () => {
+  it("an example's detail has every criterion's class", async () => {
     const model = library.modelRows(
       library.ids.map((_, k) => ({
         input_mismatch: false,
@@ -175,12 +166,61 @@ describe('explorer pages and counts against a brute-force filter', () => {
       exampleId: model[0]!.id,
     });
     expect(detail.classes).toEqual({ refused: 'regressed', score: 'unchanged' });
-    const stored = harness.service.db
-      .prepare(
-        `SELECT COUNT(*) AS n FROM pair_classes pc JOIN reports r ON r.id = pc.report_id WHERE r.key = 'detail'`,
-      )
-      .get() as { n: number };
-    expect(stored.n).toBe(model.filter((r) => r.classes.refused === 'regressed').length);
+    expect(() =>
+      exampleDetail(harness.service.db, { reportKey: 'detail', pair: 0, exampleId: 'ex-999' }),
+    ).toThrow('is not in this comparison');
+  });
+});
+
+describe('explorer cursors and missing reports', () => {
+  const page = (input: Partial<Parameters<typeof pageExamples>[1]>) =>
+    pageExamples(harness.service.db, {
+      reportKey: 'cursors',
+      pair: 0,
+      filter: {},
+      sort: 'example_id',
+      descending: false,
+      after: null,
+      limit: 3,
+      ...input,
+    });
+
+  it('refuses a cursor it did not make, and keeps the place of one whose row is gone', async () => {
+    await library.store('cursors');
+    for (const [sort, after] of [
+      ['example_id', 'not json'],
+      ['example_id', '[1]'],
+      ['output_changed', '["x","ex-001"]'],
+      ['output_changed', '[null,"ex-001"]'],
+      ['delta', '["x","ex-001"]'],
+    ] as const)
+      expect(() => page({ sort, after, sortCriterion: 'score' })).toThrow('not made by this list');
+    expect(page({ after: '["ex-0105","ex-0105"]' }).rows.map((r) => r.example_id)).toEqual([
+      'ex-011',
+      'ex-012',
+      'ex-013',
+    ]);
+    expect(
+      page({ after: '["ex-0105","ex-0105"]', descending: true }).rows.map((r) => r.example_id),
+    ).toEqual(['ex-010', 'ex-009', 'ex-008']);
+  });
+
+  it('a report saved again under its key is read again, not served from the kept pair', async () => {
+    const flagged = (output: boolean) =>
+      library.modelRows(library.ids.map(() => ({ ...unchangedFlags, output_changed: output })));
+    await library.store('again', flagged(false));
+    expect(page({ reportKey: 'again', filter: { outputChanged: true } }).total).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await library.store('again', flagged(true));
+    expect(page({ reportKey: 'again', filter: { outputChanged: true } }).total).toBe(
+      library.ids.length,
+    );
+  });
+
+  it('answers a pair the report lacks with no rows, and a dropped report with "run it again"', async () => {
+    await library.store('cursors');
+    expect(page({ pair: 5 })).toEqual({ rows: [], next: null, total: 0 });
+    expect(() => page({ reportKey: 'never-saved' })).toThrow('no longer cached');
   });
 });
 
@@ -229,13 +269,11 @@ describe('saving a report', () => {
     expect(ids()).toEqual(before.slice(-6));
     const keys = db.prepare(`SELECT key FROM reports ORDER BY id`).pluck().all();
     expect(keys).toEqual(['kept-2', 'kept-3', 'kept-4', 'kept-5', 'kept-6', 'kept-7']);
-    for (const table of ['pair_rows', 'pair_classes', 'report_pairs', 'pair_counts']) {
-      const orphans = db
-        .prepare(`SELECT COUNT(*) FROM ${table} WHERE report_id NOT IN (SELECT id FROM reports)`)
-        .pluck()
-        .get();
-      expect(orphans).toBe(0);
-    }
+    const orphans = db
+      .prepare(`SELECT COUNT(*) FROM pair_arrays WHERE report_id NOT IN (SELECT id FROM reports)`)
+      .pluck()
+      .get();
+    expect(orphans).toBe(0);
     expect(await pruneReports(db, 'exp-test')).toBe(0);
   });
 });

@@ -1,0 +1,179 @@
+import type { ParsedInput } from '../../../shared/contract';
+import { BadRequestError } from '../errors';
+import { FLAG } from './codes';
+import { compareIdAt, idAt, idLowerBound, type PairArrays } from './pair-arrays';
+import { derived, type PairView } from './pair-cache';
+
+type Sort = ParsedInput<'examples:page'>['sort'];
+
+/**
+ * The rows of a pair in one sort: first `ranked` (positions in ascending (value, example id)
+ * order; null when that is every position in id order), walked backwards for a descending
+ * sort, then `rest` (rows with no value, by example id whatever the direction).
+ */
+export interface SortOrder {
+  ranked: Int32Array | null;
+  count: number;
+  rest: Int32Array;
+  /** Row k's sort value; null for a row of `rest`. */
+  value: (k: number) => number | null;
+}
+
+function flagOrder(p: PairArrays, bit: number): SortOrder {
+  const ranked = new Int32Array(p.rows);
+  let next = 0;
+  for (let k = 0; k < p.rows; k++) if (!(p.flags[k]! & bit)) ranked[next++] = k;
+  for (let k = 0; k < p.rows; k++) if (p.flags[k]! & bit) ranked[next++] = k;
+  return {
+    ranked,
+    count: p.rows,
+    rest: new Int32Array(0),
+    value: (k) => (p.flags[k]! & bit ? 1 : 0),
+  };
+}
+
+/**
+ * By one criterion's difference: the rows that have one, ranked by value through a sort of the
+ * distinct values and a stable counting pass (so ties stay in id order) rather than a
+ * comparison sort of a million positions; then the rows without one.
+ */
+function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
+  const c = criterion === undefined ? -1 : p.criteria.indexOf(criterion);
+  const deltas = c >= 0 ? p.deltas[c]! : null;
+  if (!deltas)
+    return {
+      ranked: new Int32Array(0),
+      count: 0,
+      rest: Int32Array.from({ length: p.rows }, (_, k) => k),
+      value: () => null,
+    };
+  let present = 0;
+  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) present++;
+  const values = new Float64Array(present);
+  present = 0;
+  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) values[present++] = deltas[k]!;
+  values.sort();
+  let distinct = 0;
+  for (let i = 0; i < values.length; i++)
+    if (i === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i]!;
+  const rank = new Int32Array(p.rows);
+  const starts = new Int32Array(distinct + 1);
+  for (let k = 0; k < p.rows; k++) {
+    const v = deltas[k]!;
+    // NaN, the only value not equal to itself: no difference.
+    if (v !== v) {
+      rank[k] = -1;
+      continue;
+    }
+    let lo = 0;
+    let hi = distinct - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[k] = lo;
+    starts[lo + 1]!++;
+  }
+  for (let r = 0; r < distinct; r++) starts[r + 1]! += starts[r]!;
+  const count = starts[distinct]!;
+  const ranked = new Int32Array(count);
+  const rest = new Int32Array(p.rows - count);
+  let restNext = 0;
+  for (let k = 0; k < p.rows; k++) {
+    const r = rank[k]!;
+    if (r < 0) rest[restNext++] = k;
+    else ranked[starts[r]!++] = k;
+  }
+  return {
+    ranked,
+    count,
+    rest,
+    value: (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!),
+  };
+}
+
+function idOrder(p: PairArrays): SortOrder {
+  return { ranked: null, count: p.rows, rest: new Int32Array(0), value: () => null };
+}
+
+/** The pair's order for a sort, made once while the pair is kept. */
+export function sortOrder(view: PairView, sort: Sort, criterion: string | undefined): SortOrder {
+  if (sort === 'example_id') return idOrder(view);
+  return derived(view, JSON.stringify(['order', sort, sort === 'delta' ? criterion : null]), () =>
+    sort === 'delta'
+      ? deltaOrder(view, criterion)
+      : flagOrder(view, sort === 'output_changed' ? FLAG.outputChanged : FLAG.behaviorChanged),
+  );
+}
+
+/** A page cursor: the last row's (sort value, example id); for the id sort, (id, id). */
+export type Cursor = [number | string | null, string];
+
+/** How many rows the order walks: ranked, then rest. */
+export function orderLength(order: SortOrder): number {
+  return order.count + order.rest.length;
+}
+
+/** The position of the row at step i of the walk. */
+export function stepAt(order: SortOrder, descending: boolean, i: number): number {
+  if (i >= order.count) return order.rest[i - order.count]!;
+  const j = descending ? order.count - 1 - i : i;
+  return order.ranked ? order.ranked[j]! : j;
+}
+
+/** The first j in [0, length) where `below(j)` is false; `below` is true up to some point. */
+function partition(length: number, below: (j: number) => boolean): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (below(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function forged(): never {
+  throw new BadRequestError(
+    'That page cursor was not made by this list: start again from the first page.',
+  );
+}
+
+/**
+ * The step of the walk that comes right after the cursor's row, found by binary search, so a
+ * cursor keeps its place even if the row it names is not in the pair.
+ */
+export function stepAfter(
+  p: PairArrays,
+  order: SortOrder,
+  sort: Sort,
+  descending: boolean,
+  [value, id]: Cursor,
+): number {
+  const bytes = Buffer.from(id, 'utf8');
+  if (sort === 'example_id') {
+    const below = idLowerBound(p, bytes);
+    if (descending) return order.count - below;
+    return below < p.rows && compareIdAt(p, below, bytes) === 0 ? below + 1 : below;
+  }
+  if (value === null) {
+    if (sort !== 'delta') forged();
+    const { rest } = order;
+    return order.count + partition(rest.length, (j) => compareIdAt(p, rest[j]!, bytes) <= 0);
+  }
+  if (typeof value !== 'number') forged();
+  const ranked = order.ranked!;
+  const compare = (j: number) => {
+    const v = order.value(ranked[j]!)!;
+    return v < value ? -1 : v > value ? 1 : compareIdAt(p, ranked[j]!, bytes);
+  };
+  if (descending) return order.count - partition(order.count, (j) => compare(j) < 0);
+  return partition(order.count, (j) => compare(j) <= 0);
+}
+
+/** The cursor that continues after row k. */
+export function cursorAt(p: PairArrays, order: SortOrder, sort: Sort, k: number): Cursor {
+  const id = idAt(p, k);
+  return [sort === 'example_id' ? id : order.value(k), id];
+}

@@ -1,0 +1,266 @@
+import type { PairRows, PairSide } from './compute';
+import { NO_ROWID } from './codes';
+import { pairCounts } from './counts';
+
+/**
+ * A compared pair's explorer data: one row of `pair_arrays`, every per-example value in a
+ * typed array indexed by the example's position k. Positions follow the example ids in UTF-8
+ * byte order (SQLite's BINARY order, the explorer's tie-break), so "by example id" is "by k".
+ * Arrays are stored in the machine's byte order (little-endian everywhere Pairwise runs).
+ */
+export interface PairArrays {
+  rows: number;
+  /** The pair's criteria in the report's order; classes and deltas follow it. */
+  criteria: string[];
+  reference: PairSide | null;
+  candidate: PairSide | null;
+  /** Every example id as UTF-8, one after another: id k is bytes offsets[k] to offsets[k + 1]. */
+  ids: Buffer;
+  offsets: Uint32Array;
+  /** Each side's example rowid, NO_ROWID where that side has none. */
+  refRowids: Float64Array;
+  candRowids: Float64Array;
+  /** Side and yes/no flags per example (codes.ts). */
+  flags: Uint8Array;
+  /** classes[c][k]: class code of example k under criteria[c]. */
+  classes: Uint8Array[];
+  /**
+   * deltas[c][k]: candidate − reference under criteria[c], NaN where there is none (Float32
+   * when every difference of the pair is exactly one).
+   */
+  deltas: (Float32Array | Float64Array)[];
+  /** Rows matching each one-condition filter (counts.ts keys). */
+  counts: Record<string, number>;
+}
+
+/** The columns of a `pair_arrays` row other than its report and pair. */
+export interface StoredPairArrays {
+  rows: number;
+  criteria: string;
+  ref_run_rowid: number;
+  ref_first: number | null;
+  ref_last: number | null;
+  cand_run_rowid: number;
+  cand_first: number | null;
+  cand_last: number | null;
+  example_ids: Buffer;
+  id_offsets: Buffer;
+  ref_rowids: Buffer;
+  cand_rowids: Buffer;
+  flags: Buffer;
+  classes: Buffer;
+  deltas: Buffer;
+  counts: string;
+}
+
+export function idAt(p: PairArrays, k: number): string {
+  return p.ids.toString('utf8', p.offsets[k], p.offsets[k + 1]);
+}
+
+/** Id k against `id` (UTF-8) in byte order: < 0, 0 or > 0. */
+export function compareIdAt(p: PairArrays, k: number, id: Buffer): number {
+  return p.ids.compare(id, 0, id.length, p.offsets[k], p.offsets[k + 1]);
+}
+
+/** The first position whose id is not below `id` (UTF-8): binary search over the sorted ids. */
+export function idLowerBound(p: PairArrays, id: Buffer): number {
+  let lo = 0;
+  let hi = p.rows;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareIdAt(p, mid, id) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The position of an example id, or -1. */
+export function findId(p: PairArrays, id: string): number {
+  const bytes = Buffer.from(id, 'utf8');
+  const k = idLowerBound(p, bytes);
+  return k < p.rows && compareIdAt(p, k, bytes) === 0 ? k : -1;
+}
+
+/**
+ * The positions in UTF-8 byte order, or null when the rows already are. Pairing sorts ids by
+ * UTF-16 code units, which is the same order unless an id holds a character from U+D800 on
+ * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
+ */
+function byteOrder(ids: string[], joined: string): Int32Array | null {
+  let sorted = !/[\ud800-\uffff]/.test(joined);
+  for (let k = 1; k < ids.length && sorted; k++) sorted = ids[k - 1]! < ids[k]!;
+  if (sorted) return null;
+  const encoded = ids.map((id) => Buffer.from(id, 'utf8'));
+  return Int32Array.from(ids.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
+}
+
+function permuted(rows: PairRows, order: Int32Array): PairRows {
+  const take = <T extends Float64Array | Uint8Array>(from: T): T => {
+    const to = from.slice() as T;
+    order.forEach((k, i) => (to[i] = from[k]!));
+    return to;
+  };
+  return {
+    ...rows,
+    exampleIds: Array.from(order, (k) => rows.exampleIds[k]!),
+    refRowids: take(rows.refRowids),
+    candRowids: take(rows.candRowids),
+    flags: take(rows.flags),
+    classes: rows.classes.map(take),
+    deltas: rows.deltas.map(take),
+  };
+}
+
+const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
+/** A missing rowid in the narrow form. */
+const NO_ROWID_32 = 0xffffffff;
+
+/**
+ * Rowids as Uint32 (half the bytes to write and read) when every one fits, else as they are;
+ * the BLOB's length tells which.
+ */
+function rowidBytes(rowids: Float64Array): Buffer {
+  const narrow = new Uint32Array(rowids.length);
+  for (let k = 0; k < rowids.length; k++) {
+    const rowid = rowids[k]!;
+    if (rowid === NO_ROWID) narrow[k] = NO_ROWID_32;
+    else if (rowid >= 0 && rowid < NO_ROWID_32) narrow[k] = rowid;
+    else return bytesOf(rowids);
+  }
+  return bytesOf(narrow);
+}
+
+/**
+ * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
+ * criteria), else as doubles; the BLOB's length tells which. -0 is stored as 0: the explorer
+ * orders them alike, as SQLite did.
+ */
+function deltaBytes(deltas: Float64Array): Buffer {
+  const narrow = new Float32Array(deltas.length);
+  let exact = true;
+  for (let i = 0; i < deltas.length; i++) {
+    if (deltas[i] === 0) deltas[i] = 0;
+    narrow[i] = deltas[i]!;
+    // NaN is the only value that differs from itself, and stays NaN as a float.
+    if (narrow[i] !== deltas[i] && deltas[i] === deltas[i]) exact = false;
+  }
+  return bytesOf(exact ? narrow : deltas);
+}
+
+function concat<T extends Uint8Array | Float64Array>(
+  parts: T[],
+  n: number,
+  make: (n: number) => T,
+): T {
+  const out = make(parts.length * n);
+  parts.forEach((part, c) => out.set(part, c * n));
+  return out;
+}
+
+/** A pair's rows as the columns of its `pair_arrays` row. */
+export function encodePair(pairRows: PairRows): StoredPairArrays {
+  const joined = pairRows.exampleIds.join('');
+  const order = byteOrder(pairRows.exampleIds, joined);
+  const rows = order ? permuted(pairRows, order) : pairRows;
+  const n = rows.exampleIds.length;
+  const ids = Buffer.from(order ? rows.exampleIds.join('') : joined, 'utf8');
+  const offsets = new Uint32Array(n + 1);
+  const ascii = ids.length === joined.length;
+  for (let k = 0; k < n; k++) {
+    const id = rows.exampleIds[k]!;
+    offsets[k + 1] = offsets[k]! + (ascii ? id.length : Buffer.byteLength(id, 'utf8'));
+  }
+  return {
+    rows: n,
+    criteria: JSON.stringify(rows.criteria),
+    ref_run_rowid: rows.reference.runRowid,
+    ref_first: rows.reference.firstRowid,
+    ref_last: rows.reference.lastRowid,
+    cand_run_rowid: rows.candidate.runRowid,
+    cand_first: rows.candidate.firstRowid,
+    cand_last: rows.candidate.lastRowid,
+    example_ids: ids,
+    id_offsets: bytesOf(offsets),
+    ref_rowids: rowidBytes(rows.refRowids),
+    cand_rowids: rowidBytes(rows.candRowids),
+    flags: bytesOf(rows.flags),
+    classes: bytesOf(concat(rows.classes, n, (size) => new Uint8Array(size))),
+    deltas: deltaBytes(concat(rows.deltas, n, (size) => new Float64Array(size))),
+    counts: JSON.stringify(pairCounts(rows)),
+  };
+}
+
+type TypedArrayOf<T> = {
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
+  BYTES_PER_ELEMENT: number;
+};
+
+/** A typed view of a stored BLOB, copied first when SQLite's buffer is not aligned for it. */
+function typed<T>(blob: Buffer, Type: TypedArrayOf<T>, length: number, column: string): T {
+  if (blob.byteLength !== length * Type.BYTES_PER_ELEMENT)
+    throw new Error(`The stored comparison is damaged (${column}): run it again.`);
+  if (blob.byteOffset % Type.BYTES_PER_ELEMENT === 0)
+    return new Type(blob.buffer as ArrayBuffer, blob.byteOffset, length);
+  const copy = new Uint8Array(blob.byteLength);
+  copy.set(blob);
+  return new Type(copy.buffer, 0, length);
+}
+
+function side(runRowid: number, first: number | null, last: number | null): PairSide {
+  return { runRowid, firstRowid: first, lastRowid: last };
+}
+
+function rowidsOf(blob: Buffer, n: number, column: string): Float64Array {
+  if (blob.byteLength !== n * 4) return typed(blob, Float64Array, n, column);
+  const narrow = typed(blob, Uint32Array, n, column);
+  const rowids = new Float64Array(n);
+  for (let k = 0; k < n; k++) rowids[k] = narrow[k] === NO_ROWID_32 ? NO_ROWID : narrow[k]!;
+  return rowids;
+}
+
+function deltasOf(blob: Buffer, length: number): Float32Array | Float64Array {
+  return blob.byteLength === length * 4 && length > 0
+    ? typed(blob, Float32Array, length, 'deltas')
+    : typed(blob, Float64Array, length, 'deltas');
+}
+
+export function decodePair(row: StoredPairArrays): PairArrays {
+  const n = row.rows;
+  const criteria = JSON.parse(row.criteria) as string[];
+  const classes = typed(row.classes, Uint8Array, criteria.length * n, 'classes');
+  const deltas = deltasOf(row.deltas, criteria.length * n);
+  const offsets = typed(row.id_offsets, Uint32Array, n + 1, 'id_offsets');
+  if (offsets[n] !== row.example_ids.length)
+    throw new Error('The stored comparison is damaged (example_ids): run it again.');
+  return {
+    rows: n,
+    criteria,
+    reference: side(row.ref_run_rowid, row.ref_first, row.ref_last),
+    candidate: side(row.cand_run_rowid, row.cand_first, row.cand_last),
+    ids: row.example_ids,
+    offsets,
+    refRowids: rowidsOf(row.ref_rowids, n, 'ref_rowids'),
+    candRowids: rowidsOf(row.cand_rowids, n, 'cand_rowids'),
+    flags: typed(row.flags, Uint8Array, n, 'flags'),
+    classes: criteria.map((_, c) => classes.subarray(c * n, (c + 1) * n)),
+    deltas: criteria.map((_, c) => deltas.subarray(c * n, (c + 1) * n)),
+    counts: JSON.parse(row.counts) as Record<string, number>,
+  };
+}
+
+/** A pair the report does not have: no rows. */
+export const EMPTY_PAIR: PairArrays = {
+  rows: 0,
+  criteria: [],
+  reference: null,
+  candidate: null,
+  ids: Buffer.alloc(0),
+  offsets: new Uint32Array(1),
+  refRowids: new Float64Array(0),
+  candRowids: new Float64Array(0),
+  flags: new Uint8Array(0),
+  classes: [],
+  deltas: [],
+  counts: {},
+};

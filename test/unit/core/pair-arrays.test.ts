@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classCode,
+  FLAG,
+  NO_ROWID,
+  SIDE_SHIFT,
+  sideCode,
+} from '../../../electron/core/compare/codes';
+import type { PairRows } from '../../../electron/core/compare/compute';
+import {
+  decodePair,
+  encodePair,
+  findId,
+  idAt,
+  type StoredPairArrays,
+} from '../../../electron/core/compare/pair-arrays';
+import { Lru } from '../../../electron/core/compare/pair-cache';
+
+function rows(ids: string[]): PairRows {
+  const n = ids.length;
+  return {
+    pair: 0,
+    reference: { runRowid: 1, firstRowid: 10, lastRowid: 10 + n },
+    candidate: { runRowid: 2, firstRowid: 100, lastRowid: 100 + n },
+    exampleIds: ids,
+    refRowids: Float64Array.from(ids, (_, k) => (k === 1 ? NO_ROWID : 2 ** 40 + k)),
+    candRowids: Float64Array.from(ids, (_, k) => 100 + k),
+    flags: Uint8Array.from(
+      ids,
+      (_, k) =>
+        (sideCode(k === 1 ? 'candidate' : 'both') << SIDE_SHIFT) | (k % 2 ? FLAG.outputChanged : 0),
+    ),
+    criteria: ['score', 'refused'],
+    classes: [
+      Uint8Array.from(ids, (_, k) => classCode(k % 2 ? 'regressed' : 'unchanged')),
+      Uint8Array.from(ids, () => classCode('not_comparable')),
+    ],
+    deltas: [
+      Float64Array.from(ids, (_, k) => (k === 0 ? -0 : k - 1.5)),
+      new Float64Array(n).fill(NaN),
+    ],
+  };
+}
+
+/** Each BLOB at an odd offset inside a bigger buffer, as SQLite may hand one back. */
+function misaligned(stored: StoredPairArrays): StoredPairArrays {
+  const shift = (blob: Buffer) => {
+    const holder = Buffer.alloc(blob.length + 1);
+    blob.copy(holder, 1);
+    return holder.subarray(1);
+  };
+  return {
+    ...stored,
+    id_offsets: shift(stored.id_offsets),
+    ref_rowids: shift(stored.ref_rowids),
+    cand_rowids: shift(stored.cand_rowids),
+    deltas: shift(stored.deltas),
+  };
+}
+
+describe('pair arrays', () => {
+  it('round-trips every column, in UTF-8 byte order, from misaligned BLOBs too', () => {
+    const ids = ['a', 'b\u{1F600}', 'b\uFF21', 'c'];
+    const decoded = decodePair(misaligned(encodePair(rows(ids))));
+    expect(Array.from({ length: decoded.rows }, (_, k) => idAt(decoded, k))).toEqual([
+      'a',
+      'b\uFF21',
+      'b\u{1F600}',
+      'c',
+    ]);
+    // Row 'b\u{1F600}' (k = 1 before the reorder) has no reference and moved to k = 2.
+    expect(Array.from(decoded.refRowids)).toEqual([2 ** 40, 2 ** 40 + 2, NO_ROWID, 2 ** 40 + 3]);
+    expect(Array.from(decoded.candRowids)).toEqual([100, 102, 101, 103]);
+    expect(Array.from(decoded.deltas[0]!)).toEqual([0, 0.5, -0.5, 1.5]);
+    expect(Object.is(decoded.deltas[0]![0], 0)).toBe(true);
+    expect(decoded.deltas[1]!.every(Number.isNaN)).toBe(true);
+    expect(Array.from(decoded.classes[0]!)).toEqual(
+      [0, 0, 2, 2].map((c) => c && classCode('regressed')),
+    );
+    expect(decoded.criteria).toEqual(['score', 'refused']);
+    expect(findId(decoded, 'b\u{1F600}')).toBe(2);
+    expect(findId(decoded, 'b')).toBe(-1);
+    expect(decoded.counts['["side","candidate"]']).toBe(1);
+    expect(decoded.counts['["class","refused","not_comparable"]']).toBe(4);
+  });
+
+  it('keeps differences a float cannot hold as doubles, exactly', () => {
+    const wide = rows(['a', 'b']);
+    wide.deltas[0] = Float64Array.of(0.1, 2 ** 30 + 0.5);
+    const decoded = decodePair(encodePair(wide));
+    expect(Array.from(decoded.deltas[0]!)).toEqual([0.1, 2 ** 30 + 0.5]);
+    expect(decoded.deltas[1]!.every(Number.isNaN)).toBe(true);
+  });
+
+  it('refuses arrays whose length does not match the row count', () => {
+    const stored = encodePair(rows(['a', 'b', 'c']));
+    expect(() => decodePair({ ...stored, flags: stored.flags.subarray(1) })).toThrow('damaged');
+    expect(() => decodePair({ ...stored, example_ids: Buffer.from('ab') })).toThrow('damaged');
+  });
+
+  it('an empty pair stores and reads back as no rows', () => {
+    const decoded = decodePair(encodePair(rows([])));
+    expect(decoded.rows).toBe(0);
+    expect(findId(decoded, 'a')).toBe(-1);
+  });
+});
+
+describe('the decoded pairs kept', () => {
+  it('drops the least recently used first', () => {
+    const lru = new Lru<number>(2);
+    let made = 0;
+    const get = (key: string) => lru.get(key, () => ++made);
+    expect([get('a'), get('b'), get('a'), get('c')]).toEqual([1, 2, 1, 3]);
+    expect(get('a')).toBe(1);
+    expect(get('b')).toBe(4);
+    expect(lru.size).toBe(2);
+  });
+});
