@@ -88,10 +88,13 @@ export class IndexStore {
     this.upsertProject = db.prepare(
       `INSERT INTO projects (id, name, source_format) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING`,
     );
+    // An experiment met in several projects keeps the smallest: index workers store files in
+    // no fixed order, and the library must not depend on it.
     this.upsertExperiment = db.prepare(`
       INSERT INTO experiments (id, project_id, name, question, claim, deviations, reproduces, declared)
       VALUES (@id, @project_id, @name, @question, @claim, @deviations, @reproduces, @declared)
       ON CONFLICT(id) DO UPDATE SET
+        project_id = MIN(project_id, excluded.project_id),
         question = COALESCE(excluded.question, question), claim = COALESCE(excluded.claim, claim),
         deviations = CASE WHEN excluded.declared = 1 THEN excluded.deviations ELSE deviations END,
         reproduces = COALESCE(excluded.reproduces, reproduces),
