@@ -6,9 +6,9 @@ import {
   firstInvalidUtf8,
   parseJson,
   parsePythonJson,
-  readJsonLines,
   readTextFile,
 } from '../../../electron/core/ingest/read';
+import { readJsonLines } from '../../../electron/core/ingest/json-lines';
 import { countNonFinite } from '../../../electron/core/ingest/non-finite';
 import { ImportProblem } from '../../../electron/core/ingest/types';
 import { writeFile } from '../../fixtures/formats';
