@@ -9,6 +9,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import type { JobProgress } from '../../shared/jobs';
 import { mechlensRecord } from '../fixtures/formats';
 
 export interface LibrarySpec {
@@ -218,12 +219,17 @@ class FileWriter {
   }
 }
 
+/** Example rows between two progress reports: often enough for a live bar, cheap to check. */
+const REPORT_EVERY = 256;
+
 /** Writes `<dir>/.mechlens/runs/<run id>.json` for every run of the spec. */
 export function generateLibrary(
   spec: LibrarySpec,
   root: string,
   log: (line: string) => void,
+  onProgress: (progress: JobProgress) => void = () => undefined,
 ): GeneratedLibrary {
+  const total = spec.experiments * spec.runsPerExperiment * spec.examples;
   const dir = path.join(root, spec.name);
   const runsDir = path.join(dir, '.mechlens', 'runs');
   fs.rmSync(markerOf(root, spec), { force: true });
@@ -243,6 +249,10 @@ export function generateLibrary(
       const rows = exampleRow(spec, e, spec.runsPerExperiment, i);
       const separator = i + 1 < spec.examples ? ',\n' : '\n';
       rows.forEach((row, r) => writers[r]!.writer.write(JSON.stringify(row) + separator));
+      if (i % REPORT_EVERY === REPORT_EVERY - 1 || i + 1 === spec.examples) {
+        const done = (e * spec.examples + i + 1) * spec.runsPerExperiment;
+        onProgress({ phase: 'writing examples', done, total });
+      }
     }
     for (const { writer, after } of writers) {
       writer.write(`]${after}\n`);
@@ -258,7 +268,7 @@ export function generateLibrary(
     dir,
     files,
     bytes,
-    examples: spec.experiments * spec.runsPerExperiment * spec.examples,
+    examples: total,
   };
 }
 
@@ -292,13 +302,14 @@ export function libraryFor(
   spec: LibrarySpec,
   root: string,
   log: (line: string) => void,
+  onProgress?: (progress: JobProgress) => void,
 ): GeneratedLibrary {
   const cached = cachedLibrary(spec, root);
   if (cached) {
     log(`  reusing ${spec.name} from ${cached.dir}`);
     return cached;
   }
-  const library = generateLibrary(spec, root, log);
+  const library = generateLibrary(spec, root, log, onProgress);
   // Written last, so an interrupted generation is never mistaken for a complete one.
   fs.writeFileSync(markerOf(root, spec), JSON.stringify(spec));
   return library;
