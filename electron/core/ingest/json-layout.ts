@@ -43,6 +43,7 @@ type State = 'start' | 'key' | 'colon' | 'value' | 'after';
  * and its state (depth, string, escape, key) lives in locals the loop updates per byte; split
  * into calls, that state would have to travel through objects on every byte.
  */
+// eslint-disable-next-line max-lines-per-function -- a per-byte state machine, whole on purpose
 export function scanJsonObject(
   fd: number,
   size: number,
