@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/dispatch';
 import { PairwiseService } from '../../electron/core/service';
 import type { FindingView } from '../../shared/findings';
+import { startCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
+import { callOk } from '../fixtures/service';
 import { startSyncServer, type Received, type Reply } from '../fixtures/sync-server';
 import { tempDir } from '../fixtures/tmp';
 
@@ -20,7 +20,6 @@ import { tempDir } from '../fixtures/tmp';
  */
 
 const KEY = 'ml_secret_0f1e2d3c4b5a69788796a5b4c3d2e1f0';
-const root = path.resolve(__dirname, '../..');
 
 let cleanups: (() => Promise<void> | void)[] = [];
 beforeEach(() => {
@@ -93,11 +92,7 @@ async function setup() {
     t.cleanup();
   });
   await service.index([lib]);
-  const call = async <T>(name: string, input: unknown): Promise<T> => {
-    const result = await dispatch(service, name, input);
-    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
+  const call = <T>(name: string, input: unknown) => callOk<T>(service, name, input);
   const finding = await call<FindingView>('findings:create', {
     experimentId: 'exp-test',
     resamples: 200,
@@ -120,24 +115,6 @@ function dbBytes(dbPath: string): string[] {
     .map((suffix) => dbPath + suffix)
     .filter((file) => fs.existsSync(file))
     .map((file) => fs.readFileSync(file).toString('latin1'));
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'electron/cli/pairwise.ts'), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, PAIRWISE_CLI_MAIN: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  return new Promise<{ status: number | null; output: string }>((resolve) =>
-    child.on('exit', (status) => resolve({ status, output })),
-  );
 }
 
 describe('the sync key, against a server that echoes it everywhere', () => {
@@ -182,12 +159,13 @@ describe('the sync key, against a server that echoes it everywhere', () => {
     await s.close();
     for (const kind of ['url', '401', '422'] as const) {
       s.server.reply(echoing(kind));
-      const run = await cli(['sync', '--db', s.dbPath], {
+      const run = await startCli(['sync', '--db', s.dbPath], {
         MECHLENS_API_URL: s.server.url,
         MECHLENS_API_KEY: KEY,
-      });
-      expect(run.output.length).toBeGreaterThan(0);
-      expect(run.output, kind).not.toContain(KEY);
+      }).done;
+      const output = run.stdout + run.stderr;
+      expect(output.length).toBeGreaterThan(0);
+      expect(output, kind).not.toContain(KEY);
     }
     for (const bytes of dbBytes(s.dbPath)) expect(bytes).not.toContain(KEY);
   }, 60_000);

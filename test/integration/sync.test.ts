@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,12 +6,13 @@ import { PairwiseService } from '../../electron/core/service';
 import { parseRetryAfter } from '../../electron/core/sync/client';
 import { defaultSyncOptions, retryDelay } from '../../electron/core/sync/drain';
 import type { FindingView, OutboxItem, SyncStatus } from '../../shared/findings';
+import { startCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
+import { callOk } from '../fixtures/service';
 import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
 import { tempDir } from '../fixtures/tmp';
 
 const KEY = 'ml_test_4f9c2e7a1b8d6c3e5f0a9b8c7d6e5f4a';
-const root = path.resolve(__dirname, '../..');
 
 let cleanups: (() => Promise<void> | void)[] = [];
 beforeEach(() => {
@@ -64,11 +64,7 @@ async function setup(sync: Partial<typeof defaultSyncOptions> = {}): Promise<Set
     t.cleanup();
   });
   await service.index([lib]);
-  const call = async <T>(name: string, input: unknown): Promise<T> => {
-    const result = await dispatch(service, name, input);
-    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
+  const call = <T>(name: string, input: unknown) => callOk<T>(service, name, input);
   const finding = await call<FindingView>('findings:create', {
     experimentId: 'exp-test',
     resamples: 200,
@@ -101,31 +97,6 @@ function outbox(s: Setup): OutboxItem[] {
  * The CLI from source in a child process, asynchronously: the sync server lives in this
  * process, so a spawnSync would leave it unable to answer.
  */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'electron/cli/pairwise.ts'), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, PAIRWISE_CLI_MAIN: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{
-    status: number | null;
-    signal: NodeJS.Signals | null;
-    stdout: string;
-    stderr: string;
-  }>((resolve) =>
-    child.on('exit', (status, signal) => resolve({ status, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
-
 function keysOf(s: Setup): string[] {
   return outbox(s).map((o) => o.idempotencyKey);
 }
@@ -352,7 +323,7 @@ describe('sync with a MechLens-compatible server', () => {
     s.server.reply((r) =>
       r.idempotencyKey === first && r.attempt === 1 ? { hang: true, store: true } : undefined,
     );
-    const killed = cli(['sync', '--db', s.dbPath], env);
+    const killed = startCli(['sync', '--db', s.dbPath], env);
     await s.server.waitForRequests(1);
     killed.child.kill('SIGKILL');
     const crash = await killed.done;
@@ -360,7 +331,7 @@ describe('sync with a MechLens-compatible server', () => {
     expect(s.server.stored.has(first)).toBe(true);
 
     s.server.reply(() => undefined);
-    const again = await cli(['sync', '--db', s.dbPath], env).done;
+    const again = await startCli(['sync', '--db', s.dbPath], env).done;
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/0 run\(s\) queued; 4 synced, 0 rejected, 0 still waiting\./);
     const sent = s.server.received.filter((r) => r.idempotencyKey === first);
@@ -368,7 +339,7 @@ describe('sync with a MechLens-compatible server', () => {
     expect(s.server.stored.size).toBe(4);
     for (const text of [crash.stdout, crash.stderr, again.stdout, again.stderr])
       expect(text).not.toContain(KEY);
-    const dry = await cli(['sync', '--db', s.dbPath, '--dry-run']).done;
+    const dry = await startCli(['sync', '--db', s.dbPath, '--dry-run']).done;
     expect(dry.stdout).toMatch(/Would queue 0 run\(s\) and send 0 item\(s\)/);
   }, 60_000);
 

@@ -1,23 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeProgress, progressLine } from '../../../electron/cli/progress-line';
 import { generateLibrary } from '../../bench/generate';
 import { BenchProgress, isProgressMessage } from '../../bench/progress';
 import type { JobProgress } from '../../../shared/jobs';
-
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
+import { textSink } from '../../fixtures/sink';
 
 describe('a progress line', () => {
   it('shows bytes when the pass knows them, with a bar, a percentage and the time so far', () => {
@@ -59,7 +48,7 @@ describe('the benchmark display', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('draws nothing and logs plain lines when stderr is not a terminal', () => {
-    const out = sink();
+    const out = textSink();
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: string) => lines.push(line));
     const display = new BenchProgress({ enabled: false, stream: out.stream });
@@ -73,7 +62,7 @@ describe('the benchmark display', () => {
   });
 
   it('draws a step as it moves when enabled', () => {
-    const out = sink();
+    const out = textSink();
     const display = new BenchProgress({ enabled: true, stream: out.stream });
     const step = display.step('small baseline');
     step.update({ phase: 'JSON.parse', done: 3, total: 4 });
