@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PairwiseService } from '../../electron/core/service';
 import type { FindingView } from '../../shared/findings';
 import { startCli } from '../fixtures/cli';
@@ -8,6 +8,7 @@ import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk } from '../fixtures/service';
 import { startSyncServer, type Received, type Reply } from '../fixtures/sync-server';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 /**
  * Issue 7: the sync key never reaches the database (and its WAL), events, job errors, stored
@@ -21,14 +22,10 @@ import { tempDir } from '../fixtures/tmp';
 
 const KEY = 'ml_secret_0f1e2d3c4b5a69788796a5b4c3d2e1f0';
 
-let cleanups: (() => Promise<void> | void)[] = [];
+const cleanups = cleanupsAfterEach();
 beforeEach(() => {
   delete process.env.MECHLENS_API_URL;
   delete process.env.MECHLENS_API_KEY;
-});
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
 });
 
 /** A server that quotes the Authorization header back in whatever it answers. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import { PairwiseService } from '../../electron/core/service';
 import { parseRetryAfter } from '../../electron/core/sync/client';
@@ -11,17 +11,14 @@ import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk } from '../fixtures/service';
 import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 const KEY = 'ml_test_4f9c2e7a1b8d6c3e5f0a9b8c7d6e5f4a';
 
-let cleanups: (() => Promise<void> | void)[] = [];
+const cleanups = cleanupsAfterEach();
 beforeEach(() => {
   delete process.env.MECHLENS_API_URL;
   delete process.env.MECHLENS_API_KEY;
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
 });
 
 interface Setup {
