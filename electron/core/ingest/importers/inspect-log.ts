@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import {
   namedCondition,
+  namedExperiment,
   type ImportedExample,
   type ImportedExperiment,
   type ImportedRun,
@@ -201,17 +202,11 @@ function metricsOf(
 function inspectExperiment(spec: Record<string, unknown>): ImportedExperiment {
   const task = str(spec.task) ?? 'unknown-task';
   const version = spec.task_version;
-  return {
-    id:
-      version === undefined || version === null || version === 0 || version === '0'
-        ? task
-        : `${task}@${String(version)}`,
-    name: str(spec.task_display_name) ?? task,
-    question: null,
-    claim: null,
-    deviations: [],
-    reproduces: null,
-  };
+  const unversioned = version === undefined || version === null || version === 0 || version === '0';
+  return namedExperiment(
+    unversioned ? task : `${task}@${String(version)}`,
+    str(spec.task_display_name) ?? task,
+  );
 }
 
 /** The generate config without transport settings; logs before ~0.3.50 kept it in the plan. */

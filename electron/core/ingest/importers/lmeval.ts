@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   emptySettings,
   namedCondition,
+  namedExperiment,
   type ImportedRun,
   type JsonObject,
   type MetricDefinition,
@@ -85,14 +86,7 @@ function hintsOf(taskConfig: JsonObject): TaskHints {
 /** Runs of one task are one experiment wherever their files sit; the task version is part of it. */
 function experimentOf(task: string, version: unknown): ImportedRun['experiment'] {
   const known = typeof version === 'number' || (typeof version === 'string' && version !== '');
-  return {
-    id: known ? `lm-eval:${task}@${String(version)}` : `lm-eval:${task}`,
-    name: task,
-    question: null,
-    claim: null,
-    deviations: [],
-    reproduces: null,
-  };
+  return namedExperiment(known ? `lm-eval:${task}@${String(version)}` : `lm-eval:${task}`, task);
 }
 
 interface SamplesRead {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   emptySettings,
   namedCondition,
+  namedExperiment,
   type ImportedExample,
   type ImportedRun,
   type JsonObject,
@@ -259,14 +260,10 @@ function columnRun(source: Export, column: Column, names: Set<string>): Imported
     format: 'promptfoo',
     formatVersion: String(summary.version),
     project: path.basename(path.dirname(path.resolve(source.path))),
-    experiment: {
-      id: `promptfoo:${source.suite}`,
-      name: str(config.description) ?? evalId ?? path.basename(source.path),
-      question: null,
-      claim: null,
-      deviations: [],
-      reproduces: null,
-    },
+    experiment: namedExperiment(
+      `promptfoo:${source.suite}`,
+      str(config.description) ?? evalId ?? path.basename(source.path),
+    ),
     condition: namedCondition(name),
     settings,
     codeCommit: null,

@@ -1,12 +1,14 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type {
-  ImportedExample,
-  ImportedRun,
-  JsonObject,
-  JsonValue,
-  MetricDefinition,
-  RunState,
+import {
+  namedCondition,
+  namedExperiment,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type JsonValue,
+  type MetricDefinition,
+  type RunState,
 } from '../../../../shared/model';
 import { readJsonLines } from '../json-lines';
 import { describeFsError, isAbortError, parseJson, readTextFile } from '../read';
@@ -339,11 +341,6 @@ function provenanceOf(stream: RepsStream | null, card: CardSections): JsonObject
   });
 }
 
-function experimentOf(name: string | null): ImportedRun['experiment'] {
-  if (!name) return null;
-  return { id: name, name, question: null, claim: null, deviations: [], reproduces: null };
-}
-
 /**
  * One REPS run directory (docs/formats-reps.md) → one run. The stream is the evidence and run.json
  * a cache of it, so every value is taken from the stream when there is one and from the card
@@ -379,14 +376,9 @@ export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promi
       format: 'reps',
       formatVersion: formatVersionOf(stream, identity),
       project: projectOf(unit.path),
-      experiment: experimentOf(experiment),
+      experiment: experiment ? namedExperiment(experiment, experiment) : null,
       condition: {
-        name: conditionName(conditionHash, params),
-        role: null,
-        series: null,
-        level: null,
-        expect: {},
-        compareTo: [],
+        ...namedCondition(conditionName(conditionHash, params)),
         identityHash: conditionHash,
       },
       settings: {
