@@ -9,6 +9,7 @@ import { listRuns } from '../core/library';
 import { startServer } from '../server/http';
 import { defaultDbPath, packageVersion, rendererDir, samplesDir } from './paths';
 import { progressBar } from './progress-bar';
+import { tableLines } from './text-table';
 import { isVerbose } from './verbosity';
 
 export class UsageError extends Error {}
@@ -31,18 +32,6 @@ function openService(
     watch,
     verbose: isVerbose(),
   });
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 export async function indexCommand(
@@ -137,7 +126,7 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
     return 0;
   }
   io.out(
-    table([
+    tableLines([
       ['run', 'format', 'experiment', 'condition', 'role', 'examples', 'state'],
       ...runs.map((r) => [
         r.run_id.slice(0, 12),
@@ -148,7 +137,7 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
         String(r.examples),
         r.superseded ? `${r.state} (superseded)` : r.state,
       ]),
-    ]),
+    ]).join('\n'),
   );
   return 0;
 }

@@ -1,9 +1,9 @@
 import type { JobProgress } from '../../shared/jobs';
+import { formatCount } from '../../shared/format';
 
 /** How progress reads on a terminal: the CLI's bars and the benchmark's share this line. */
 
-const count = (n: number): string => n.toLocaleString('en-US');
-const megabytes = (bytes: number): string => count(Math.round((bytes / 1e6) * 10) / 10);
+const megabytes = (bytes: number): string => formatCount(Math.round((bytes / 1e6) * 10) / 10);
 
 function elapsed(seconds: number): string {
   const whole = Math.max(0, Math.floor(seconds));
@@ -26,8 +26,11 @@ export function describeProgress(progress: JobProgress | null): {
     return { share, text: `${megabytes(bytes)}/${megabytes(totalBytes)} MB · ${phase}` };
   }
   if (total !== null && total > 0)
-    return { share: Math.min(1, done / total), text: `${count(done)}/${count(total)} · ${phase}` };
-  return { share: null, text: done > 0 ? `${count(done)} · ${phase}` : phase };
+    return {
+      share: Math.min(1, done / total),
+      text: `${formatCount(done)}/${formatCount(total)} · ${phase}`,
+    };
+  return { share: null, text: done > 0 ? `${formatCount(done)} · ${phase}` : phase };
 }
 
 const BAR_WIDTH = 24;

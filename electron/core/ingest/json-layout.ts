@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { formatCount } from '../../../shared/format';
 import { ImportProblem } from './types';
 
 /**
@@ -230,6 +231,5 @@ export function positionOf(fd: number, offset: number): string {
     }
     base += n;
   }
-  const count = (x: number) => x.toLocaleString('en-US');
-  return `line ${count(line)}, column ${count(offset - lineStart + 1)}`;
+  return `line ${formatCount(line)}, column ${formatCount(offset - lineStart + 1)}`;
 }

@@ -9,11 +9,10 @@ import {
   parseJsonText,
 } from './read';
 import { ImportProblem } from './types';
+import { formatCount } from '../../../shared/format';
 
 /** One JSONL record larger than this is not a run record anyone meant to write. */
 const MAX_LINE_BYTES = 512 * 1024 ** 2;
-
-const count = (n: number): string => n.toLocaleString('en-US');
 
 type HeldLine = { lineNo: number; message: string };
 
@@ -57,10 +56,10 @@ class LineParser {
     if (this.held !== null) throw new ImportProblem(this.held.message);
     const at = this.lineNo;
     if (text === null) {
-      const offset = count(firstInvalidUtf8(bytes));
+      const offset = formatCount(firstInvalidUtf8(bytes));
       this.held = {
         lineNo: at,
-        message: `line ${count(at)} is not valid UTF-8 text (bad byte at offset ${offset} of the line)`,
+        message: `line ${formatCount(at)} is not valid UTF-8 text (bad byte at offset ${offset} of the line)`,
       };
       return;
     }
@@ -75,7 +74,7 @@ class LineParser {
       try {
         checkDepth(value);
       } catch (error) {
-        throw new ImportProblem(`line ${count(at)}: ${(error as Error).message}`);
+        throw new ImportProblem(`line ${formatCount(at)}: ${(error as Error).message}`);
       }
     }
     this.records++;
@@ -105,7 +104,7 @@ class LineSplitter {
       this.pendingBytes += data.length - start;
       if (this.pendingBytes > MAX_LINE_BYTES) {
         throw new ImportProblem(
-          `line ${count(this.parser.lineNo + 1)} is longer than ${formatBytes(MAX_LINE_BYTES)}`,
+          `line ${formatCount(this.parser.lineNo + 1)} is longer than ${formatBytes(MAX_LINE_BYTES)}`,
         );
       }
     }
@@ -181,7 +180,7 @@ export async function readJsonLines(
   const last = parser.held;
   if (last !== null) {
     warnings.push(
-      `line ${count(last.lineNo)}, the last line, was skipped: it is incomplete or malformed, perhaps because the file is still being written (${last.message})`,
+      `line ${formatCount(last.lineNo)}, the last line, was skipped: it is incomplete or malformed, perhaps because the file is still being written (${last.message})`,
     );
   }
   return { lines: parser.records, warnings };

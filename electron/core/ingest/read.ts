@@ -1,6 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { reviveNonFinite, rewriteNonFinite } from './non-finite';
 import { ImportProblem } from './types';
+import { formatCount } from '../../../shared/format';
 
 /**
  * Readers for untrusted run files. Every failure a person could act on becomes an
@@ -13,8 +14,6 @@ export const DEFAULT_MAX_BYTES = 1024 ** 3;
 export const MAX_JSON_DEPTH = 512;
 const BINARY_PROBE_BYTES = 8192;
 
-const count = (n: number): string => n.toLocaleString('en-US');
-
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
@@ -24,7 +23,7 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return unit === 0
-    ? `${count(bytes)} bytes`
+    ? `${formatCount(bytes)} bytes`
     : `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
 }
 
@@ -96,7 +95,9 @@ export function decodeText(bytes: Uint8Array): string {
   } catch (error) {
     const bad = firstInvalidUtf8(bytes);
     if (bad !== -1)
-      throw new ImportProblem(`not valid UTF-8 text (first bad byte at offset ${count(bad)})`);
+      throw new ImportProblem(
+        `not valid UTF-8 text (first bad byte at offset ${formatCount(bad)})`,
+      );
     throw new ImportProblem(
       `the file (${formatBytes(bytes.length)}) is too large to read as one piece of text: ${String(error)}`,
     );
@@ -286,7 +287,7 @@ export function explainJsonError(
     reason: v8.replace(/ in JSON at position \d+.*$/s, '').replace(/^\w/, (c) => c.toLowerCase()),
   };
   const { line, column } = lineAndColumn(text, found.offset);
-  const where = `line ${count(line + firstLine - 1)}`;
+  const where = `line ${formatCount(line + firstLine - 1)}`;
   const word = nonFinite
     ? null
     : /^-?(?:NaN|Infinity)/.exec(text.slice(found.offset, found.offset + 9));
@@ -295,9 +296,9 @@ export function explainJsonError(
   }
   if (found.offset >= text.trimEnd().length) {
     const hint = atFileEnd ? ' — the file may still be being written' : '';
-    return `${where}, column ${count(column)}: unexpected end of JSON${hint}`;
+    return `${where}, column ${formatCount(column)}: unexpected end of JSON${hint}`;
   }
-  return `${where}, column ${count(column)}: ${found.reason}`;
+  return `${where}, column ${formatCount(column)}: ${found.reason}`;
 }
 
 /** Rejects values nested deeper than MAX_JSON_DEPTH, without recursing itself. */
@@ -364,7 +365,7 @@ export function parseJson(
   const prefix = label ? `${label}: ` : '';
   if (maxValues !== Infinity && countJsonValues(text, maxValues) > maxValues) {
     throw new ImportProblem(
-      `${prefix}the JSON holds more than ${count(maxValues)} values, more than Pairwise can read in one piece without running out of memory; write the run as several smaller files and index again`,
+      `${prefix}the JSON holds more than ${formatCount(maxValues)} values, more than Pairwise can read in one piece without running out of memory; write the run as several smaller files and index again`,
     );
   }
   let value: unknown;
