@@ -1,14 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PairwiseService } from '../../electron/core/service';
-import type { FindingView } from '../../shared/findings';
 import { startCli } from '../fixtures/cli';
-import { examples, writeMechlensRun } from '../fixtures/formats';
-import { callOk } from '../fixtures/service';
-import { startSyncServer, type Received, type Reply } from '../fixtures/sync-server';
-import { tempDir } from '../fixtures/tmp';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
+import { examples } from '../fixtures/formats';
+import { syncLibrary } from '../fixtures/sync-library';
+import type { Received, Reply } from '../fixtures/sync-server';
 
 /**
  * Issue 7: the sync key never reaches the database (and its WAL), events, job errors, stored
@@ -54,57 +50,29 @@ function echoing(kind: 'url' | 'redirect' | '401' | '500' | '422'): (r: Received
 }
 
 async function setup() {
-  const t = tempDir();
-  const server = await startSyncServer({ apiKey: KEY });
-  const dbPath = path.join(t.dir, 'pairwise.db');
-  const lib = path.join(t.dir, 'lib');
-  writeMechlensRun(lib, { id: 'ref', name: 'reference', examples: examples(4) });
-  writeMechlensRun(lib, {
-    id: 'steer',
-    name: 'steer',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: examples(4, (i) => ({ refused: i % 2 === 0, score: 1 })),
-  });
-  const service = new PairwiseService({
-    dbPath,
-    host: 'cli',
-    version: '0.0.0-test',
-    indexWorkers: 1,
+  const s = await syncLibrary({
+    apiKey: KEY,
+    runs: [
+      { id: 'ref', name: 'reference', examples: examples(4) },
+      {
+        id: 'steer',
+        name: 'steer',
+        experiment: { id: 'exp-test', role: 'intervention' },
+        examples: examples(4, (i) => ({ refused: i % 2 === 0, score: 1 })),
+      },
+    ],
     sync: { baseDelayMs: 10, maxDelayMs: 50, timeoutMs: 1_000, maxWaitMs: 300 },
+    cleanups,
   });
   const seen: string[] = [];
-  const unsubscribe = service.events.onAny((name, payload) =>
+  const unsubscribe = s.service.events.onAny((name, payload) =>
     seen.push(`${name} ${JSON.stringify(payload)}`),
   );
-  let closed = false;
   const close = async () => {
-    if (closed) return;
-    closed = true;
     unsubscribe();
-    await service.close();
+    await s.service.close();
   };
-  cleanups.push(async () => {
-    await close();
-    await server.close();
-    t.cleanup();
-  });
-  await service.index([lib]);
-  const call = <T>(name: string, input: unknown) => callOk<T>(service, name, input);
-  const finding = await call<FindingView>('findings:create', {
-    experimentId: 'exp-test',
-    resamples: 200,
-  });
-  return {
-    dir: t.dir,
-    dbPath,
-    lib,
-    service,
-    server,
-    seen,
-    call,
-    close,
-    findingId: finding.finding.id,
-  };
+  return { ...s, seen, close };
 }
 
 function dbBytes(dbPath: string): string[] {

@@ -2,16 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
-import { PairwiseService } from '../../electron/core/service';
 import { parseRetryAfter } from '../../electron/core/sync/client';
 import { defaultSyncOptions, retryDelay } from '../../electron/core/sync/drain';
 import type { FindingView, OutboxItem, SyncStatus } from '../../shared/findings';
 import { startCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
-import { callOk } from '../fixtures/service';
-import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
-import { tempDir } from '../fixtures/tmp';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
+import { syncLibrary, type SyncLibrary } from '../fixtures/sync-library';
 
 const KEY = 'ml_test_4f9c2e7a1b8d6c3e5f0a9b8c7d6e5f4a';
 
@@ -21,57 +18,26 @@ beforeEach(() => {
   delete process.env.MECHLENS_API_KEY;
 });
 
-interface Setup {
-  dir: string;
-  dbPath: string;
-  service: PairwiseService;
-  server: SyncServer;
-  findingId: string;
-  call<T>(name: string, input: unknown): Promise<T>;
-}
+type Setup = SyncLibrary;
 
 /** Three runs and one finding (revision 1), so the outbox holds a finding before the runs. */
-async function setup(sync: Partial<typeof defaultSyncOptions> = {}): Promise<Setup> {
-  const t = tempDir();
-  const server = await startSyncServer({ apiKey: KEY });
-  const dbPath = path.join(t.dir, 'pairwise.db');
-  const lib = path.join(t.dir, 'lib');
-  writeMechlensRun(lib, { id: 'ref', name: 'reference', examples: examples(12) });
-  for (const [id, name] of [
-    ['steer', 'steer'],
-    ['ctrl', 'control'],
-  ] as const)
-    writeMechlensRun(lib, {
-      id,
-      name,
-      experiment: { id: 'exp-test', role: id === 'steer' ? 'intervention' : 'control' },
-      examples: examples(12, (i) => ({ refused: i % 3 === 0, score: i % 4 })),
-    });
-  const service = new PairwiseService({
-    dbPath,
-    host: 'cli',
-    version: '0.0.0-test',
-    indexWorkers: 1,
+function setup(sync: Partial<typeof defaultSyncOptions> = {}): Promise<Setup> {
+  const candidate = (id: string, name: string, role: string) => ({
+    id,
+    name,
+    experiment: { id: 'exp-test', role },
+    examples: examples(12, (i) => ({ refused: i % 3 === 0, score: i % 4 })),
+  });
+  return syncLibrary({
+    apiKey: KEY,
+    runs: [
+      { id: 'ref', name: 'reference', examples: examples(12) },
+      candidate('steer', 'steer', 'intervention'),
+      candidate('ctrl', 'control', 'control'),
+    ],
     sync: { baseDelayMs: 20, maxDelayMs: 200, timeoutMs: 1_000, maxWaitMs: 20_000, ...sync },
+    cleanups,
   });
-  let closed = false;
-  cleanups.push(async () => {
-    if (!closed) await service.close();
-    await server.close();
-    t.cleanup();
-  });
-  await service.index([lib]);
-  const call = <T>(name: string, input: unknown) => callOk<T>(service, name, input);
-  const finding = await call<FindingView>('findings:create', {
-    experimentId: 'exp-test',
-    resamples: 200,
-  });
-  const close = service.close.bind(service);
-  service.close = async () => {
-    closed = true;
-    await close();
-  };
-  return { dir: t.dir, dbPath, service, server, findingId: finding.finding.id, call };
 }
 
 async function syncOnce(s: Setup): Promise<{ state: string; error: string | null }> {
