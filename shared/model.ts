@@ -129,3 +129,8 @@ export function namedCondition(name: string): ImportedCondition {
     identityHash: null,
   };
 }
+
+/** An experiment its file names but says nothing else of: no question, claim or deviations. */
+export function namedExperiment(id: string, name: string): ImportedExperiment {
+  return { id, name, question: null, claim: null, deviations: [], reproduces: null };
+}

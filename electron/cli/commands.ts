@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { RequestOutput } from '../../shared/contract';
 import { latestVersion } from '../core/db/migrations';
 import { openDatabase, type Db } from '../core/db/open';
 import { PairwiseService } from '../core/service';
@@ -8,6 +9,7 @@ import { listRuns } from '../core/library';
 import { startServer } from '../server/http';
 import { defaultDbPath, packageVersion, rendererDir, samplesDir } from './paths';
 import { progressBar } from './progress-bar';
+import { tableLines } from './text-table';
 import { isVerbose } from './verbosity';
 
 export class UsageError extends Error {}
@@ -30,18 +32,6 @@ function openService(
     watch,
     verbose: isVerbose(),
   });
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i]!))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
 }
 
 export async function indexCommand(
@@ -103,21 +93,30 @@ async function withReadOnly<T>(file: string | undefined, read: (db: Db) => T): P
   }
 }
 
+type RunRow = RequestOutput<'runs:list'>[number];
+
+/** What `pairwise runs --json` prints of each run, in this order: a stable output for scripts. */
+const RUN_FIELDS = [
+  'run_id',
+  'format',
+  'project',
+  'experiment_id',
+  'condition',
+  'role',
+  'series',
+  'level',
+  'examples',
+  'state',
+  'superseded',
+  'warnings',
+] as const satisfies readonly (keyof RunRow)[];
+
+type RunSummary = Pick<RunRow, (typeof RUN_FIELDS)[number]>;
+
 export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io): Promise<number> {
-  const runs = ((await withReadOnly(opts.db, listRuns)) ?? []).map((r) => ({
-    run_id: r.run_id,
-    format: r.format,
-    project: r.project,
-    experiment_id: r.experiment_id,
-    condition: r.condition,
-    role: r.role,
-    series: r.series,
-    level: r.level,
-    examples: r.examples,
-    state: r.state,
-    superseded: r.superseded,
-    warnings: r.warnings,
-  }));
+  const runs = ((await withReadOnly(opts.db, listRuns)) ?? []).map(
+    (r) => Object.fromEntries(RUN_FIELDS.map((field) => [field, r[field]])) as RunSummary,
+  );
   if (opts.json) {
     io.out(JSON.stringify(runs));
     return 0;
@@ -127,7 +126,7 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
     return 0;
   }
   io.out(
-    table([
+    tableLines([
       ['run', 'format', 'experiment', 'condition', 'role', 'examples', 'state'],
       ...runs.map((r) => [
         r.run_id.slice(0, 12),
@@ -138,7 +137,7 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
         String(r.examples),
         r.superseded ? `${r.state} (superseded)` : r.state,
       ]),
-    ]),
+    ]).join('\n'),
   );
   return 0;
 }

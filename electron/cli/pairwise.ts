@@ -5,10 +5,9 @@ import { compareCommand } from './compare';
 import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
 import { defaultDbPath, packageVersion } from './paths';
 import { forTerminal } from './terminal-text';
+import { syncCommand } from './sync';
 import { usage } from './usage';
 import { takeVerboseFlag } from './verbosity';
-// findings & sync
-import { syncCommand } from './sync';
 
 const io: Io = {
   out: (text) => process.stdout.write(forTerminal(text) + '\n'),
@@ -23,6 +22,85 @@ function dbFlag(args: string[]): string | undefined {
   return at >= 0 ? args[at + 1] : undefined;
 }
 
+type Command = (args: string[]) => Promise<number>;
+
+/** Each command parses its own flags (strictly: an unknown flag is a usage error). */
+const commands: Record<string, Command> = {
+  serve: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        port: { type: 'string' },
+        'no-open': { type: 'boolean' },
+        demo: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    return serveCommand(
+      { db: values.db, port: values.port, open: !values['no-open'], demo: values.demo },
+      io,
+    );
+  },
+  index: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      options: { db: { type: 'string' }, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    return indexCommand(positionals, values, io);
+  },
+  runs: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: { db: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+    });
+    return runsCommand(values, io);
+  },
+  compare: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        experiment: { type: 'string' },
+        reference: { type: 'string' },
+        baseline: { type: 'string' },
+        candidate: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
+        resamples: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    return compareCommand(positionals, values, io);
+  },
+  sync: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: { db: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+      strict: true,
+    });
+    return syncCommand(values, io);
+  },
+};
+
+/** A usage error prints the usage (exit 2); anything else one line, a storage error explained. */
+function reportFailure(error: unknown, args: string[]): number {
+  if (
+    error instanceof UsageError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
+    io.err(`pairwise: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  const described = describeDbError(error, defaultDbPath(dbFlag(args)));
+  io.err(`pairwise: ${described ?? (error instanceof Error ? error.message : String(error))}`);
+  return 1;
+}
+
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = takeVerboseFlag(args);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -34,81 +112,11 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   try {
-    switch (command) {
-      case 'serve': {
-        const { values } = parseArgs({
-          args: rest,
-          options: {
-            db: { type: 'string' },
-            port: { type: 'string' },
-            'no-open': { type: 'boolean' },
-            demo: { type: 'boolean' },
-          },
-          strict: true,
-        });
-        return await serveCommand(
-          { db: values.db, port: values.port, open: !values['no-open'], demo: values.demo },
-          io,
-        );
-      }
-      case 'index': {
-        const { values, positionals } = parseArgs({
-          args: rest,
-          options: { db: { type: 'string' }, json: { type: 'boolean' } },
-          allowPositionals: true,
-          strict: true,
-        });
-        return await indexCommand(positionals, values, io);
-      }
-      case 'runs': {
-        const { values } = parseArgs({
-          args: rest,
-          options: { db: { type: 'string' }, json: { type: 'boolean' } },
-          strict: true,
-        });
-        return await runsCommand(values, io);
-      }
-      case 'compare': {
-        const { values, positionals } = parseArgs({
-          args: rest,
-          options: {
-            db: { type: 'string' },
-            experiment: { type: 'string' },
-            reference: { type: 'string' },
-            baseline: { type: 'string' },
-            candidate: { type: 'string' },
-            format: { type: 'string' },
-            out: { type: 'string' },
-            resamples: { type: 'string' },
-          },
-          allowPositionals: true,
-          strict: true,
-        });
-        return await compareCommand(positionals, values, io);
-      }
-      // findings & sync
-      case 'sync': {
-        const { values } = parseArgs({
-          args: rest,
-          options: { db: { type: 'string' }, 'dry-run': { type: 'boolean' } },
-          strict: true,
-        });
-        return await syncCommand(values, io);
-      }
-      default:
-        throw new UsageError(`Unknown command "${command}".`);
-    }
+    const run = Object.hasOwn(commands, command) ? commands[command] : undefined;
+    if (!run) throw new UsageError(`Unknown command "${command}".`);
+    return await run(rest);
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.err(`pairwise: ${(error as Error).message}\n\n${usage}`);
-      return 2;
-    }
-    const described = describeDbError(error, defaultDbPath(dbFlag(rest)));
-    io.err(`pairwise: ${described ?? (error instanceof Error ? error.message : String(error))}`);
-    return 1;
+    return reportFailure(error, rest);
   }
 }
 

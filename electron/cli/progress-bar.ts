@@ -1,13 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { JobProgress } from '../../shared/jobs';
 import type { EventHub } from '../core/events';
-
-/** What the bar shows for one progress event: bytes when the pass knows them, else items. */
-function position(progress: JobProgress): { value: number; total: number; unit: string } {
-  if (progress.totalBytes && progress.bytes !== null && progress.bytes !== undefined)
-    return { value: progress.bytes / 1e6, total: progress.totalBytes / 1e6, unit: 'MB' };
-  return { value: progress.done, total: progress.total ?? progress.done, unit: '' };
-}
+import { progressLine } from './progress-line';
 
 /**
  * A live bar on stderr for a long CLI command (index, compare), fed by the core's job progress
@@ -18,25 +12,23 @@ export function progressBar(
   options: { enabled: boolean; stream?: NodeJS.WritableStream; label: string },
 ): () => void {
   if (!options.enabled) return () => undefined;
+  let latest: JobProgress | null = null;
   const bar = new SingleBar({
     stream: options.stream ?? process.stderr,
-    format: `${options.label} [{bar}] {percentage}% · {value}/{total}{unit} · {phase}`,
+    format: (_options, params) =>
+      progressLine(options.label, latest, (Date.now() - params.startTime) / 1000),
     hideCursor: true,
     clearOnComplete: true,
-    formatValue: (value, _options, type) =>
-      type === 'value' || type === 'total' ? String(Math.round(value * 10) / 10) : String(value),
     noTTYOutput: options.stream !== undefined,
   });
   let started = false;
   const off = events.on('job:progress', ({ progress }) => {
-    const { value, total, unit } = position(progress);
-    const payload = { phase: progress.phase, unit: unit ? ` ${unit}` : '' };
+    latest = progress;
     if (!started) {
-      bar.start(Math.max(total, 1), value, payload);
+      bar.start(1, 0);
       started = true;
     } else {
-      bar.setTotal(Math.max(total, 1));
-      bar.update(value, payload);
+      bar.update(0);
     }
   });
   return () => {

@@ -2,20 +2,11 @@ import { methodsNote } from '../../shared/compare/methods';
 import type { Comparison, Report } from '../../shared/compare/types';
 import { verdictWords } from '../../shared/compare/verdict-words';
 import { formatInterval, formatSigned as num } from '../../shared/format';
+import { tableLines } from './text-table';
 
 function plain(value: unknown): string {
   if (value === null || value === undefined) return '—';
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function table(rows: string[][]): string[] {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) =>
-    r
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd(),
-  );
 }
 
 const BASIS_NOTES: Record<string, string> = {
@@ -46,7 +37,7 @@ function checksAndCoverage(c: Comparison): string[] {
   const notMatching = c.checks.filter((k) => k.status !== 'matches');
   if (notMatching.length) {
     lines.push(
-      ...table([
+      ...tableLines([
         ['  path', 'status', 'reference', 'candidate'],
         ...notMatching.map((k) => [
           `  ${k.path}`,
@@ -76,7 +67,7 @@ function metricsAndCriteria(c: Comparison): string[] {
   const lines: string[] = [];
   if (c.metrics.length) {
     lines.push(
-      ...table([
+      ...tableLines([
         ['  metric', 'reported Δ', 'paired Δ', '95% CI', 'n', 'expect', 'verdict'],
         ...c.metrics.map((m) => [
           `  ${m.name}`,
@@ -93,7 +84,7 @@ function metricsAndCriteria(c: Comparison): string[] {
   }
   if (c.criteria.length) {
     lines.push(
-      ...table([
+      ...tableLines([
         ['  criterion', 'improved', 'regressed', 'unchanged', 'changed', 'not comparable'],
         ...c.criteria.map((k) => [
           `  ${k.field}`,

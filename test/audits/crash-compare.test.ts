@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { seededIntegers } from '../fixtures/random';
 
 /**
  * Issue 7: SIGKILL while a comparison runs (computing in its worker, or writing the report).
@@ -13,15 +14,6 @@ import { tempDir } from '../fixtures/tmp';
 
 let cleanup = () => undefined as void;
 afterEach(() => cleanup());
-
-/** Deterministic "random" kill delays, so a failure can be replayed. */
-function killPoints(seed: number, count: number, min: number, max: number): number[] {
-  let x = seed;
-  return Array.from({ length: count }, () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return min + (x % (max - min));
-  });
-}
 
 const EXAMPLES = 8_000;
 
@@ -99,7 +91,7 @@ describe('SIGKILL while comparing', () => {
     const clean = runCli(args.map((a) => (a === '200000' ? '150000' : a)));
     expect(clean.status, clean.stderr).toBe(0);
     const duration = Date.now() - started;
-    const points = killPoints(20261129, 5, 300, 1050).map((permille) =>
+    const points = seededIntegers(20261129, 5, 300, 1050).map((permille) =>
       Math.round((permille / 1000) * duration),
     );
     let killedMidway = 0;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { seededIntegers } from '../fixtures/random';
 
 let cleanup = () => undefined as void;
 afterEach(() => cleanup());
@@ -52,15 +53,6 @@ function killOnceStarted(db: string, child: ChildProcess): void {
   }
 }
 
-/** Deterministic "random" kill points, so a failure can be replayed. */
-function killPoints(seed: number, count: number, min: number, max: number): number[] {
-  let x = seed;
-  return Array.from({ length: count }, () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return min + (x % (max - min));
-  });
-}
-
 describe('SIGKILL while indexing', () => {
   it('leaves a database that opens, passes integrity_check, and finishes with the same counts as a clean index', async () => {
     const t = tempDir();
@@ -72,7 +64,7 @@ describe('SIGKILL while indexing', () => {
     expect(expected).toMatchObject({ runs: 45, examples: 45 * 300, integrity: 'ok' });
 
     const crashed = path.join(t.dir, 'crashed.db');
-    const points = killPoints(20261129, 6, 400, 2500);
+    const points = seededIntegers(20261129, 6, 400, 2500);
     let killedMidway = 0;
     for (const [pass, ms] of points.entries()) {
       const child = spawnCli(['index', root, '--db', crashed]);

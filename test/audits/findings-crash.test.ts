@@ -5,19 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { seededIntegers } from '../fixtures/random';
 
 const root = path.resolve(__dirname, '../..');
 let cleanup = () => undefined as void;
 afterEach(() => cleanup());
-
-/** Deterministic "random" kill delays, so a failure can be replayed. */
-function killPoints(seed: number, count: number, min: number, max: number): number[] {
-  let x = seed;
-  return Array.from({ length: count }, () => {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    return min + (x % (max - min));
-  });
-}
 
 /** Runs the saver until it has acknowledged something, then kills it `delay` ms later. */
 async function saveUntilKilled(
@@ -77,7 +69,7 @@ describe('SIGKILL while saving a finding', () => {
     await service.close();
 
     const acked: number[] = [];
-    for (const delay of killPoints(20261129, 5, 5, 400)) {
+    for (const delay of seededIntegers(20261129, 5, 5, 400)) {
       acked.push(...(await saveUntilKilled(dbPath, finding.id, delay)));
       const db = new Database(dbPath, { readonly: true });
       try {

@@ -5,11 +5,13 @@
 
 import { compareRuns, pairedBootstrap, Xoshiro128 } from '../../shared/compare';
 import type { CompareExperiment, CompareRun } from '../../shared/compare';
+import { makeRun } from '../fixtures/compare';
 
 const N = 100_000;
 const B = 10_000;
 
-function makeRun(runId: string, rng: Xoshiro128, shift: number): CompareRun {
+/** A run of N examples whose scores lean by `shift` (0 for the reference). */
+function speedRun(runId: string, rng: Xoshiro128, shift: number): CompareRun {
   const examples = [];
   for (let i = 0; i < N; i++) {
     const score = 1 + Math.min(4, Math.floor(rng.nextDouble() * 5 + shift));
@@ -29,24 +31,9 @@ function makeRun(runId: string, rng: Xoshiro128, shift: number): CompareRun {
     example_field: field,
     direction,
   });
-  return {
+  return makeRun({
     runId,
     conditionName: runId,
-    role: null,
-    series: null,
-    level: null,
-    expect: {},
-    compareTo: [],
-    settings: {
-      model: { id: 'm' },
-      dataset: { id: 'd' },
-      sae: null,
-      intervention: null,
-      generation: null,
-      config: null,
-      params: null,
-    },
-    codeCommit: 'abc',
     metrics: { refusal_rate: 0.3, mean_score: 3, accuracy: 0.6 },
     metricDefinitions: {
       refusal_rate: definition('refused', 'lower_is_better'),
@@ -54,12 +41,12 @@ function makeRun(runId: string, rng: Xoshiro128, shift: number): CompareRun {
       accuracy: definition('grade', 'higher_is_better'),
     },
     examples,
-  };
+  });
 }
 
 const rng = new Xoshiro128('0123456789abcdef0123456789abcdef');
-const reference = makeRun('run-a', rng, 0);
-const candidate = makeRun('run-b', rng, 0.5);
+const reference = speedRun('run-a', rng, 0);
+const candidate = speedRun('run-b', rng, 0.5);
 const experiment: CompareExperiment = {
   id: 'bench',
   project: 'bench',

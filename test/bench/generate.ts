@@ -9,7 +9,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import type { JobProgress } from '../../shared/jobs';
 import { mechlensRecord } from '../fixtures/formats';
+import { mulberry32 } from '../fixtures/random';
 
 export interface LibrarySpec {
   /** Folder name under the benchmark's temp dir, and the run id prefix. */
@@ -51,18 +53,6 @@ export function seedOf(...parts: number[]): number {
   return h;
 }
 
-/** mulberry32: a tiny seeded generator, plenty for synthetic text. */
-class Rng {
-  constructor(private state: number) {}
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  }
-}
-
 // -------------------------------------------------------------------------------- text
 
 const VOCABULARY_SIZE = 4096;
@@ -70,10 +60,10 @@ const SYLLABLES = ['ka', 'lo', 'mi', 're', 'tu', 'san', 'vel', 'dor', 'pia', 'qu
 
 /** Pseudo-words, so search terms have known, very different frequencies (see searchTerms). */
 const vocabulary: string[] = Array.from({ length: VOCABULARY_SIZE }, (_, i) => {
-  const rng = new Rng(seedOf(7, i));
+  const next = mulberry32(seedOf(7, i));
   let word = '';
-  const syllables = 1 + Math.floor(rng.next() * 3);
-  for (let s = 0; s < syllables; s++) word += SYLLABLES[Math.floor(rng.next() * SYLLABLES.length)];
+  const syllables = 1 + Math.floor(next() * 3);
+  for (let s = 0; s < syllables; s++) word += SYLLABLES[Math.floor(next() * SYLLABLES.length)];
   return `${word}${i.toString(36)}`;
 });
 
@@ -81,8 +71,8 @@ const vocabulary: string[] = Array.from({ length: VOCABULARY_SIZE }, (_, i) => {
  * Words are drawn with a cubic skew: the first is in most texts, the last in very few, as
  * with real language. The explorer's search cost depends on how many rows a term matches.
  */
-function pickWord(rng: Rng): string {
-  const u = rng.next();
+function pickWord(next: () => number): string {
+  const u = next();
   return vocabulary[Math.floor(VOCABULARY_SIZE * u * u * u)]!;
 }
 
@@ -90,16 +80,16 @@ function pickWord(rng: Rng): string {
 export const searchTerms = [vocabulary[0]!, vocabulary[40]!, vocabulary[4000]!, 'qqzzxxnever'];
 
 function text(seed: number, meanChars: number): string {
-  const rng = new Rng(seed);
-  const target = Math.round(meanChars * (0.5 + rng.next()));
+  const next = mulberry32(seed);
+  const target = Math.round(meanChars * (0.5 + next()));
   const words: string[] = [];
   let length = 0;
   let sentence = 0;
   while (length < target) {
-    let word = pickWord(rng);
+    let word = pickWord(next);
     if (sentence === 0) word = word[0]!.toUpperCase() + word.slice(1);
     sentence++;
-    if (sentence >= 8 + Math.floor(rng.next() * 10)) {
+    if (sentence >= 8 + Math.floor(next() * 10)) {
       word += '.';
       sentence = 0;
     }
@@ -140,17 +130,17 @@ function exampleRow(spec: LibrarySpec, experiment: number, runs: number, i: numb
   const rows: Example[] = [];
   let reference: Example | null = null;
   for (let r = 0; r < runs; r++) {
-    const changed = r > 0 && new Rng(seedOf(experiment, i, r, 2)).next() < CHANGED_SHARE;
+    const changed = r > 0 && mulberry32(seedOf(experiment, i, r, 2))() < CHANGED_SHARE;
     if (reference && !changed) {
       rows.push({ ...reference });
       continue;
     }
     const outputSeed = seedOf(experiment, i, changed ? r : 0, 3);
     const output = text(outputSeed, spec.outputChars);
-    const rng = new Rng(outputSeed ^ 0x5bd1e995);
+    const next = mulberry32(outputSeed ^ 0x5bd1e995);
     // Candidates refuse a little less and score a little higher: a real, small effect.
-    const refused = rng.next() < (r === 0 ? 0.25 : 0.2);
-    const score = refused ? 1 : 1 + Math.min(4, Math.floor(rng.next() * 5 + (r === 0 ? 0 : 0.3)));
+    const refused = next() < (r === 0 ? 0.25 : 0.2);
+    const score = refused ? 1 : 1 + Math.min(4, Math.floor(next() * 5 + (r === 0 ? 0 : 0.3)));
     const row = {
       id: exampleId(i),
       input,
@@ -218,12 +208,17 @@ class FileWriter {
   }
 }
 
+/** Example rows between two progress reports: often enough for a live bar, cheap to check. */
+const REPORT_EVERY = 256;
+
 /** Writes `<dir>/.mechlens/runs/<run id>.json` for every run of the spec. */
 export function generateLibrary(
   spec: LibrarySpec,
   root: string,
   log: (line: string) => void,
+  onProgress: (progress: JobProgress) => void = () => undefined,
 ): GeneratedLibrary {
+  const total = spec.experiments * spec.runsPerExperiment * spec.examples;
   const dir = path.join(root, spec.name);
   const runsDir = path.join(dir, '.mechlens', 'runs');
   fs.rmSync(markerOf(root, spec), { force: true });
@@ -243,6 +238,10 @@ export function generateLibrary(
       const rows = exampleRow(spec, e, spec.runsPerExperiment, i);
       const separator = i + 1 < spec.examples ? ',\n' : '\n';
       rows.forEach((row, r) => writers[r]!.writer.write(JSON.stringify(row) + separator));
+      if (i % REPORT_EVERY === REPORT_EVERY - 1 || i + 1 === spec.examples) {
+        const done = (e * spec.examples + i + 1) * spec.runsPerExperiment;
+        onProgress({ phase: 'writing examples', done, total });
+      }
     }
     for (const { writer, after } of writers) {
       writer.write(`]${after}\n`);
@@ -258,7 +257,7 @@ export function generateLibrary(
     dir,
     files,
     bytes,
-    examples: spec.experiments * spec.runsPerExperiment * spec.examples,
+    examples: total,
   };
 }
 
@@ -292,13 +291,14 @@ export function libraryFor(
   spec: LibrarySpec,
   root: string,
   log: (line: string) => void,
+  onProgress?: (progress: JobProgress) => void,
 ): GeneratedLibrary {
   const cached = cachedLibrary(spec, root);
   if (cached) {
     log(`  reusing ${spec.name} from ${cached.dir}`);
     return cached;
   }
-  const library = generateLibrary(spec, root, log);
+  const library = generateLibrary(spec, root, log, onProgress);
   // Written last, so an interrupted generation is never mistaken for a complete one.
   fs.writeFileSync(markerOf(root, spec), JSON.stringify(spec));
   return library;

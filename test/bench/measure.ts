@@ -177,9 +177,14 @@ export function machineCpu(): { busy: number; total: number } | null {
 
 /**
  * Other people's builds and tests share this machine. Before a phase, wait (up to `maxSeconds`)
- * until the machine is nearly idle, and say how busy it was when we gave up waiting.
+ * until the machine is nearly idle, and say how busy it was when we gave up waiting. `onBusy`
+ * hears each second that was still too busy, so a wait of minutes is never silent.
  */
-export async function waitForQuiet(maxSeconds = 180, threshold = 0.2): Promise<number> {
+export async function waitForQuiet(
+  onBusy: (busy: number) => void = () => undefined,
+  maxSeconds = 180,
+  threshold = 0.2,
+): Promise<number> {
   const deadline = performance.now() + maxSeconds * 1000;
   for (;;) {
     const a = machineCpu();
@@ -188,6 +193,7 @@ export async function waitForQuiet(maxSeconds = 180, threshold = 0.2): Promise<n
     if (!a || !b) return 0;
     const busy = (b.busy - a.busy) / Math.max(1e-9, b.total - a.total);
     if (busy < threshold || performance.now() > deadline) return busy;
+    onBusy(busy);
   }
 }
 

@@ -15,6 +15,7 @@ import type { Db } from '../../electron/core/db/open';
 import { WorkerPool } from '../../electron/core/jobs/pool';
 import { PairwiseService } from '../../electron/core/service';
 import { longestBlock, RssSampler, timed, type RssPeak } from './measure';
+import { forwardJobProgress } from './progress';
 
 export interface CompareArgs {
   dbPath: string;
@@ -128,15 +129,20 @@ export async function comparePhase(args: CompareArgs): Promise<CompareResult> {
   const pool = instrumentPool();
   const sampler = new RssSampler();
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
+  let pass = 'cold';
+  const stopForwarding = forwardJobProgress(service.events, () => pass);
   try {
     const settings = { experimentId: args.experimentId, resamples: args.resamples };
     sampler.reset();
     const cold = await timed(() => longestBlock(() => service.compare.run(settings)));
     const coldWorker = pool.take();
+    pass = 'cached';
     const cached = await timed(() => service.compare.run(settings));
     pool.take();
     const warmSettings = { ...settings, resamples: args.resamples + 1 };
+    pass = 'warm';
     const warm = await timed(() => longestBlock(() => service.compare.run(warmSettings)));
+    stopForwarding();
     const warmWorker = pool.take();
     const peakRss = sampler.peak();
     const steps = breakdown(service.db, args.dbPath, args.experimentId, warmSettings.resamples);
@@ -161,6 +167,7 @@ export async function comparePhase(args: CompareArgs): Promise<CompareResult> {
       reportKey: cold.value.value.key,
     };
   } finally {
+    stopForwarding();
     await service.close();
     await sampler.close();
   }

@@ -6,6 +6,7 @@
 
 import { DuckDBInstance } from '@duckdb/node-api';
 import { RssSampler, median, timed, type RssPeak } from './measure';
+import { reportProgress } from './progress';
 
 export interface DuckArgs {
   reference: { file: string; runId: string };
@@ -76,12 +77,17 @@ export async function duckdbPhase(args: DuckArgs): Promise<DuckResult> {
     const start = performance.now();
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
+    reportProgress({ phase: 'loading both runs', done: 0, total: 5 });
     const load = await timed(() => connection.run(loadSql(args)));
     const join = () => connection.runAndReadAll(joinSql(args));
+    reportProgress({ phase: 'joining, cold', done: 1, total: 5 });
     const first = await join();
     result.coldSeconds = (performance.now() - start) / 1000;
     result.loadSeconds = load.seconds;
-    for (let i = 0; i < 3; i++) result.warmRuns.push((await timed(join)).seconds);
+    for (let i = 0; i < 3; i++) {
+      reportProgress({ phase: 'joining, warm', done: 2 + i, total: 5 });
+      result.warmRuns.push((await timed(join)).seconds);
+    }
     result.warmSeconds = median(result.warmRuns);
     const row = first.getRowObjectsJson()[0] as Record<string, string | number | null>;
     result.paired = Number(row.paired);

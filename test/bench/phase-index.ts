@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { PairwiseService } from '../../electron/core/service';
 import { longestBlock, RssSampler, timed, type RssPeak } from './measure';
+import { forwardJobProgress, reportProgress } from './progress';
 
 export interface BaselineArgs {
   files: string[];
@@ -33,7 +34,8 @@ export async function baselinePhase(args: BaselineArgs): Promise<BaselineResult>
   let examples = 0;
   const failures: BaselineResult['failures'] = [];
   const { seconds } = await timed(() => {
-    for (const file of args.files) {
+    for (const [i, file] of args.files.entries()) {
+      reportProgress({ phase: 'JSON.parse', done: i, total: args.files.length });
       try {
         const value = JSON.parse(fs.readFileSync(file, 'utf8')) as { examples?: unknown[] };
         bytes += fs.statSync(file).size;
@@ -85,6 +87,8 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(args.dbPath + suffix, { force: true });
   const sampler = new RssSampler();
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
+  let pass = 'first pass';
+  const stopForwarding = forwardJobProgress(service.events, () => pass);
   try {
     sampler.reset();
     const elu = performance.eventLoopUtilization();
@@ -92,7 +96,9 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
     const busy = performance.eventLoopUtilization(elu);
     const peakRss = sampler.peak();
     const stats = first.value.value;
+    pass = 'rescan';
     const rescan = await timed(() => service.index([args.dir]));
+    stopForwarding();
     const closed = await timed(() => service.close());
     return {
       seconds: first.seconds,
@@ -111,6 +117,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       closeSeconds: closed.seconds,
     };
   } finally {
+    stopForwarding();
     await sampler.close();
   }
 }

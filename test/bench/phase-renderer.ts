@@ -13,6 +13,7 @@ import { build } from 'vite';
 import { startServer } from '../../electron/server/http';
 import { PairwiseService } from '../../electron/core/service';
 import { generateLibrary, searchTerms, type LibrarySpec } from './generate';
+import { reportProgress } from './progress';
 
 export interface RendererArgs {
   dbPath: string;
@@ -153,6 +154,7 @@ async function session(
 ): Promise<void> {
   const settle = settler(page);
   const step = async (label: string, action: () => Promise<void>) => {
+    reportProgress({ phase: `step ${out.length + 1}: ${label}`, done: 0, total: null });
     out.push(await measure(page, settle, label, action));
   };
   const select = (name: string, value: string) => () =>
@@ -240,6 +242,7 @@ async function session(
 export async function rendererPhase(args: RendererArgs): Promise<RendererResult> {
   if (!fs.existsSync(CHROMIUM)) return { interactions: [], error: `no Chromium at ${CHROMIUM}` };
   try {
+    reportProgress({ phase: 'building the renderer', done: 0, total: null });
     await buildRenderer(args.buildDir);
   } catch (error) {
     return {
@@ -247,6 +250,7 @@ export async function rendererPhase(args: RendererArgs): Promise<RendererResult>
       error: `the renderer does not build: ${String(error).slice(0, 300)}`,
     };
   }
+  reportProgress({ phase: 'generating the library to add', done: 0, total: null });
   const indexRoot = path.join(path.dirname(args.buildDir), 'renderer-index-lib');
   const indexed = generateLibrary(INDEXED_LATER, indexRoot, () => undefined);
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'browser', version: 'bench' });

@@ -158,5 +158,8 @@ const METHOD = [
   '- DuckDB runs in-process through @duckdb/node-api on an in-memory database.',
   '- `npm run bench -- --profile` writes a .cpuprofile per thread of every phase;',
   "  `--render FILE` rewrites this page from a run's saved figures.",
+  '- On a terminal, a live bar on stderr follows each step (generating a library, the wait for a',
+  '  quiet machine, each phase, reported by its child over an IPC channel); piped, only the log',
+  '  lines are printed.',
   '',
 ];

@@ -26,6 +26,7 @@ import type { BaselineArgs, BaselineResult, IndexArgs, IndexResult } from './pha
 import type { RendererArgs, RendererResult } from './phase-renderer';
 import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
 import { keepingCoverage } from './coverage-section';
+import { BenchProgress, type Step } from './progress';
 import { renderMarkdown } from './report';
 import type { BenchResults, LibraryResult } from './results';
 
@@ -106,8 +107,21 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
+/** Bars on stderr when it is a terminal; the log lines go above them (or to stdout as before). */
+const progress = new BenchProgress();
+
 const log = (line: string) =>
-  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+  progress.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+/** Runs one step of the benchmark under its own bar. */
+async function withBar<T>(label: string, work: (step: Step) => Promise<T> | T): Promise<T> {
+  const step = progress.step(label);
+  try {
+    return await work(step);
+  } finally {
+    step.stop();
+  }
+}
 
 async function measureLibrary(
   spec: LibrarySpec,
@@ -117,7 +131,9 @@ async function measureLibrary(
 ): Promise<LibraryResult> {
   const runs = spec.experiments * spec.runsPerExperiment;
   log(`${spec.name}: generating ${runs} runs × ${spec.examples.toLocaleString('en-US')} examples`);
-  const generated = await timed(() => libraryFor(spec, root, log));
+  const generated = await withBar(`${spec.name} generate`, (step) =>
+    timed(() => libraryFor(spec, root, log, step.update)),
+  );
   const library: GeneratedLibrary = generated.value;
   const result: LibraryResult = {
     spec,
@@ -129,7 +145,9 @@ async function measureLibrary(
     phases: [],
   };
   const run = async <T>(name: string, args: unknown): Promise<T | undefined> => {
-    const outcome = await runPhase<T>(root, name, args, options.profile);
+    const outcome = await withBar(`${spec.name} ${name}`, (step) =>
+      runPhase<T>(root, name, args, options.profile, step.update),
+    );
     result.phases.push({ ...outcome.meta, phase: `${spec.name} ${name}` });
     if (outcome.ok) return outcome.value;
     result.errors.push(`${name}: ${outcome.error}`);
@@ -152,7 +170,10 @@ async function measureLibrary(
   }
   if (result.compare) {
     log(`${spec.name}: explorer first pages (each query stopped after ${QUERY_TIMEOUT_SECONDS} s)`);
-    const explorer = await runExplorer(root, dbPath, result.compare.reportKey, options.profile);
+    const reportKey = result.compare.reportKey;
+    const explorer = await withBar(`${spec.name} explorer`, (step) =>
+      runExplorer(root, dbPath, reportKey, options.profile, step.update),
+    );
     result.explorer = explorer.queries;
     result.phases.push(
       ...explorer.meta.map((m, i) => ({ ...m, phase: `${spec.name} explorer #${i + 1}` })),
@@ -209,6 +230,7 @@ async function main(): Promise<void> {
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.once(signal, () => {
+      progress.stop();
       cleanup();
       process.exit(130);
     });

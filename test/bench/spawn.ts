@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { JobProgress } from '../../shared/jobs';
 import { machineCpu, waitForQuiet } from './measure';
 import {
   explorerQueryCount,
@@ -13,6 +14,7 @@ import {
   type ExplorerArgs,
   type ExplorerQuery,
 } from './phase-explorer';
+import { isProgressMessage } from './progress';
 
 /** How the machine was used while a phase ran: other processes' CPU makes a figure suspect. */
 export interface PhaseMeta {
@@ -32,6 +34,9 @@ export type Outcome<T> =
 /** Where --profile writes .cpuprofile files: outside the work dir, so cleanup keeps them. */
 export const PROFILE_DIR = path.join(os.tmpdir(), 'pairwise-bench-profiles');
 
+/** Hears how far a phase's child has got. */
+export type OnProgress = (progress: JobProgress) => void;
+
 /** A query slower than this is stopped: 100× the explorer's target is not a page load. */
 export const QUERY_TIMEOUT_SECONDS = 30;
 
@@ -48,8 +53,16 @@ async function start(
   name: string,
   args: unknown,
   profile: boolean,
+  onProgress: OnProgress,
 ): Promise<Started> {
-  const busyBefore = await waitForQuiet();
+  const busyBefore = await waitForQuiet((busy) =>
+    onProgress({
+      phase: `waiting for a quiet machine (${Math.round(busy * 100)}% busy)`,
+      done: 0,
+      total: null,
+    }),
+  );
+  onProgress({ phase: 'running', done: 0, total: null });
   const cpuBefore = machineCpu();
   const startedAt = performance.now();
   const stamp = `${name}-${Date.now()}`;
@@ -61,8 +74,12 @@ async function start(
   const proc = spawn(
     process.execPath,
     ['--import', 'tsx', ...flags, child, name, argsFile, resultFile],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // The IPC channel carries the child's progress (progress.ts reportProgress).
+    { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
+  proc.on('message', (message) => {
+    if (isProgressMessage(message)) onProgress(message.progress);
+  });
   const done = new Promise<number | null>((resolve) => {
     proc.on('exit', (code) => {
       fs.rmSync(argsFile, { force: true });
@@ -97,8 +114,9 @@ export async function runPhase<T>(
   name: string,
   args: unknown,
   profile: boolean,
+  onProgress: OnProgress = () => undefined,
 ): Promise<Outcome<T>> {
-  const child = await start(root, name, args, profile);
+  const child = await start(root, name, args, profile, onProgress);
   const code = await child.done;
   const { value, meta } = child.finish<T>();
   if (code !== 0 || value === null)
@@ -116,6 +134,7 @@ export async function runExplorer(
   dbPath: string,
   reportKey: string,
   profile: boolean,
+  onProgress: OnProgress = () => undefined,
 ): Promise<{ queries: ExplorerQuery[]; meta: PhaseMeta[] }> {
   const metas: PhaseMeta[] = [];
   const progressFile = path.join(root, `explorer-${Date.now()}.jsonl`);
@@ -132,7 +151,7 @@ export async function runExplorer(
     fs.rmSync(progressFile, { force: true });
     const from = results.length;
     const args: ExplorerArgs = { dbPath, reportKey, from, progressFile };
-    const child = await start(root, 'explorer', args, profile);
+    const child = await start(root, 'explorer', args, profile, onProgress);
     let exited = false;
     void child.done.then(() => (exited = true));
     let seen = 0;
@@ -143,6 +162,7 @@ export async function runExplorer(
       if (count !== seen) {
         seen = count;
         since = performance.now();
+        onProgress({ phase: 'queries', done: from + count, total: explorerQueryCount });
       } else if (performance.now() - since > QUERY_TIMEOUT_SECONDS * 1000) {
         child.kill();
         await child.done;

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { examples, writeMechlensRun } from '../fixtures/formats';
+import { mulberry32 } from '../fixtures/random';
 import { contentCases } from './content';
 import { killCases } from './kill';
 import { table, writeReport, type CaseResult } from './report';
@@ -20,17 +21,6 @@ import { serverCases } from './servers';
 import { corruptCases, diskFullCase, readOnlyCase } from './storage';
 
 const root = path.resolve(__dirname, '../..');
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An experiment of four runs big enough that indexing and comparing take a moment. */
 function library(dir: string, perRun: number): string {
@@ -58,7 +48,7 @@ function library(dir: string, perRun: number): string {
 async function main(): Promise<number> {
   const kills = Number(process.env.PAIRWISE_CHAOS_KILLS ?? 100);
   const seed = Number(process.env.PAIRWISE_CHAOS_SEED ?? Date.now() % 1_000_000);
-  const random = seeded(seed);
+  const random = mulberry32(seed);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-chaos-'));
   const started = Date.now();
   const results: CaseResult[] = [];

@@ -1,26 +1,14 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { examples, writeMechlensRun } from '../fixtures/formats';
-import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
-import { serveApp, type ServedApp } from './host';
+import { demoWithSyncServer, openComparison, SYNC_KEY } from './demo-with-sync';
 
-let app: ServedApp;
-let server: SyncServer;
-test.beforeEach(async () => {
-  app = await serveApp(['--demo']);
-  server = await startSyncServer({ apiKey: 'e2e-secret-key' });
-});
-test.afterEach(async () => {
-  await app.stop();
-  await server.close();
-});
+const hosts = demoWithSyncServer();
 
 test('pin asks which finding; a revision shows what changed, not raw Markdown', async ({
   page,
 }) => {
-  await page.goto(app.url);
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await openComparison(page, hosts.app.url);
   await page.getByRole('button', { name: 'Examples', exact: true }).click();
   const detail = page.getByTestId('example-detail');
   await expect(detail).toBeVisible();
@@ -67,21 +55,21 @@ test('pin asks which finding; a revision shows what changed, not raw Markdown', 
 test('What would be sent? answers in view, and Sync now sends only the chosen experiments', async ({
   page,
 }) => {
-  const other = path.join(app.dataDir, 'other');
+  const other = path.join(hosts.app.dataDir, 'other');
   writeMechlensRun(other, {
     id: 'run-other-experiment',
     name: 'baseline',
     experiment: { id: 'exp-unrelated', role: 'reference' },
     examples: examples(3),
   });
-  await page.goto(app.url);
+  await page.goto(hosts.app.url);
   await page.getByLabel('Folder path').fill(other);
   await page.getByRole('button', { name: 'Add folder' }).click();
   await expect(page.getByText('exp-unrelated').first()).toBeVisible({ timeout: 30_000 });
 
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
-  await page.getByLabel(/Server address/).fill(server.url);
-  await page.getByLabel(/API key/).fill('e2e-secret-key');
+  await page.getByLabel(/Server address/).fill(hosts.server.url);
+  await page.getByLabel(/API key/).fill(SYNC_KEY);
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByLabel('Send exp-unrelated').uncheck();
 
@@ -92,7 +80,7 @@ test('What would be sent? answers in view, and Sync now sends only the chosen ex
   await expect(dialog).not.toContainText('run-other-experiment');
   await dialog.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.locator('.sync table')).toContainText('synced', { timeout: 30_000 });
-  await expect.poll(() => server.stored.size, { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(() => hosts.server.stored.size, { timeout: 30_000 }).toBeGreaterThan(0);
   await expect(page.locator('.sync table')).not.toContainText('run-other-experiment');
-  expect(JSON.stringify([...server.stored.values()])).not.toContain('run-other-experiment');
+  expect(JSON.stringify([...hosts.server.stored.values()])).not.toContain('run-other-experiment');
 });

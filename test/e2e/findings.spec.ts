@@ -1,26 +1,14 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
-import { serveApp, type ServedApp } from './host';
+import { demoWithSyncServer, openComparison, SYNC_KEY } from './demo-with-sync';
 
-let app: ServedApp;
-let server: SyncServer;
-test.beforeEach(async () => {
-  app = await serveApp(['--demo']);
-  server = await startSyncServer({ apiKey: 'e2e-secret-key' });
-});
-test.afterEach(async () => {
-  await app.stop();
-  await server.close();
-});
+const hosts = demoWithSyncServer();
 
 test('draft a finding from the evidence, autosave, restore a revision, pin an example, export, sync', async ({
   page,
 }) => {
-  await page.goto(app.url);
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await openComparison(page, hosts.app.url);
 
   await page.getByRole('button', { name: 'Examples', exact: true }).click();
   await expect(page.getByTestId('example-detail')).toBeVisible();
@@ -61,15 +49,15 @@ test('draft a finding from the evidence, autosave, restore a revision, pin an ex
 
   await page.getByRole('button', { name: 'Sync', exact: true }).click();
   await expect(page.getByText('off — working offline')).toBeVisible();
-  await page.getByLabel(/Server address/).fill(server.url);
-  await page.getByLabel(/API key/).fill('e2e-secret-key');
+  await page.getByLabel(/Server address/).fill(hosts.server.url);
+  await page.getByLabel(/API key/).fill(SYNC_KEY);
   await page.getByRole('button', { name: 'Save settings' }).click();
   await page.getByRole('button', { name: 'Sync now' }).click();
   await expect(page.locator('.sync table')).toContainText('synced', { timeout: 30_000 });
-  await expect.poll(() => server.stored.size, { timeout: 30_000 }).toBeGreaterThanOrEqual(7);
-  const keys = [...server.stored.keys()];
+  await expect.poll(() => hosts.server.stored.size, { timeout: 30_000 }).toBeGreaterThanOrEqual(7);
+  const keys = [...hosts.server.stored.keys()];
   expect(new Set(keys).size).toBe(keys.length);
-  expect(fs.readFileSync(`${app.dataDir}/pairwise.db`).includes('e2e-secret-key')).toBe(false);
+  expect(fs.readFileSync(`${hosts.app.dataDir}/pairwise.db`).includes(SYNC_KEY)).toBe(false);
 });
 
 test('a save that meets a library busy with a long write is retried on its own, without another keystroke', async ({
@@ -77,9 +65,7 @@ test('a save that meets a library busy with a long write is retried on its own, 
 }) => {
   // The service waits out its 10 s busy timeout before the save fails and is retried.
   test.setTimeout(120_000);
-  await page.goto(app.url);
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await openComparison(page, hosts.app.url);
   await page.getByRole('button', { name: 'Findings', exact: true }).click();
   await page.getByRole('button', { name: 'Draft a finding for this experiment' }).click();
   await page.getByLabel('Conclusion').fill('Written before the lock.');
@@ -87,7 +73,7 @@ test('a save that meets a library busy with a long write is retried on its own, 
 
   // What a large file being indexed does to the library: another connection holds the write
   // lock for longer than the service's busy timeout.
-  const holder = new Database(`${app.dataDir}/pairwise.db`);
+  const holder = new Database(`${hosts.app.dataDir}/pairwise.db`);
   holder.exec('BEGIN IMMEDIATE');
   try {
     await page.getByLabel('Conclusion').fill('Written while the library was busy.');
@@ -99,7 +85,7 @@ test('a save that meets a library busy with a long write is retried on its own, 
   await expect(page.getByTestId('save-state')).toContainText('All changes saved', {
     timeout: 30_000,
   });
-  await page.goto(app.url);
+  await page.goto(hosts.app.url);
   await page.getByRole('button', { name: 'Findings', exact: true }).click();
   await expect(page.getByLabel('Conclusion')).toHaveValue('Written while the library was busy.');
 });

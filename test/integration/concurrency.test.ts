@@ -1,16 +1,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PairwiseService } from '../../electron/core/service';
 import { runCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 function library(root: string, prefix: string, runs: number): string {
   for (let i = 0; i < runs; i++) {

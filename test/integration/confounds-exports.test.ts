@@ -1,11 +1,12 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
 import type { FindingView } from '../../shared/findings';
 import { runCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 /**
  * Issue 17, point 1, end to end: a control sampled at temperature 0.7 against a reference at 0
@@ -15,11 +16,7 @@ import { tempDir } from '../fixtures/tmp';
 
 const CONTROL = 'hf/google/gemma-2-2b-it steering.feature_id=0 steering.sae_id=random-control';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 function library(dir: string): string {
   const root = path.join(dir, 'lib');

@@ -1,18 +1,15 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sourceWorkerEntry } from '../../electron/core/jobs/worker-path';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 /**
  * The desktop app's core worker, driven the way electron/main/core-host.ts drives it (main's
  * safeStorage side played by this test), so the desktop bridge is tested without Electron.
  */
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 function startCore() {
   const t = tempDir();

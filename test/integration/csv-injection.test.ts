@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
 import { csvValue } from '../../electron/core/ingest/importers/generic';
@@ -9,6 +9,7 @@ import { runCli } from '../fixtures/cli';
 import { writeMechlensRun } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 /**
  * The CSV exports (docs/comparison.md, "The report and the CSVs") against hostile data: every text
@@ -32,11 +33,7 @@ const IDS = [
   'cr\r=inside',
 ];
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 function library(dir: string): string {
   const lib = path.join(dir, 'lib');

@@ -11,12 +11,11 @@ import { migrate, openLibrary } from '../../electron/core/db/open';
 import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
+const cleanups = cleanupsAfterEach();
+afterEach(() => {
   vi.restoreAllMocks();
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
 });
 
 function dir(): string {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { JobManager } from '../../electron/core/jobs/manager';
 import { WorkerPool } from '../../electron/core/jobs/pool';
@@ -7,15 +7,12 @@ import { CancelledError } from '../../electron/core/jobs/protocol';
 import { sourceWorkerEntry } from '../../electron/core/jobs/worker-path';
 import type { Job, JobProgress } from '../../shared/jobs';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
 const counting = sourceWorkerEntry(path.join(__dirname, '../fixtures/workers/counting.worker.ts'));
 const stuck = sourceWorkerEntry(path.join(__dirname, '../fixtures/workers/stuck.worker.ts'));
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 function setup(): {
   db: Db;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeDbError } from '../../electron/core/db/errors';
 import { openDatabase } from '../../electron/core/db/open';
 import { indexUnit, type IndexTask } from '../../electron/core/ingest/index-unit';
@@ -10,12 +10,9 @@ import type { WorkerPool } from '../../electron/core/jobs/pool';
 import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
 
-let cleanups: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
-});
+const cleanups = cleanupsAfterEach();
 
 describe('storage failures', () => {
   it('a database in a read-only place gives a message that says what to do', () => {

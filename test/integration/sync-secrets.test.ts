@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatch } from '../../electron/core/dispatch';
-import { PairwiseService } from '../../electron/core/service';
-import type { FindingView } from '../../shared/findings';
-import { examples, writeMechlensRun } from '../fixtures/formats';
-import { startSyncServer, type Received, type Reply } from '../fixtures/sync-server';
-import { tempDir } from '../fixtures/tmp';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { startCli } from '../fixtures/cli';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
+import { examples } from '../fixtures/formats';
+import { syncLibrary } from '../fixtures/sync-library';
+import type { Received, Reply } from '../fixtures/sync-server';
 
 /**
  * Issue 7: the sync key never reaches the database (and its WAL), events, job errors, stored
@@ -20,16 +17,11 @@ import { tempDir } from '../fixtures/tmp';
  */
 
 const KEY = 'ml_secret_0f1e2d3c4b5a69788796a5b4c3d2e1f0';
-const root = path.resolve(__dirname, '../..');
 
-let cleanups: (() => Promise<void> | void)[] = [];
+const cleanups = cleanupsAfterEach();
 beforeEach(() => {
   delete process.env.MECHLENS_API_URL;
   delete process.env.MECHLENS_API_KEY;
-});
-afterEach(async () => {
-  for (const c of cleanups.reverse()) await c();
-  cleanups = [];
 });
 
 /** A server that quotes the Authorization header back in whatever it answers. */
@@ -58,61 +50,29 @@ function echoing(kind: 'url' | 'redirect' | '401' | '500' | '422'): (r: Received
 }
 
 async function setup() {
-  const t = tempDir();
-  const server = await startSyncServer({ apiKey: KEY });
-  const dbPath = path.join(t.dir, 'pairwise.db');
-  const lib = path.join(t.dir, 'lib');
-  writeMechlensRun(lib, { id: 'ref', name: 'reference', examples: examples(4) });
-  writeMechlensRun(lib, {
-    id: 'steer',
-    name: 'steer',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: examples(4, (i) => ({ refused: i % 2 === 0, score: 1 })),
-  });
-  const service = new PairwiseService({
-    dbPath,
-    host: 'cli',
-    version: '0.0.0-test',
-    indexWorkers: 1,
+  const s = await syncLibrary({
+    apiKey: KEY,
+    runs: [
+      { id: 'ref', name: 'reference', examples: examples(4) },
+      {
+        id: 'steer',
+        name: 'steer',
+        experiment: { id: 'exp-test', role: 'intervention' },
+        examples: examples(4, (i) => ({ refused: i % 2 === 0, score: 1 })),
+      },
+    ],
     sync: { baseDelayMs: 10, maxDelayMs: 50, timeoutMs: 1_000, maxWaitMs: 300 },
+    cleanups,
   });
   const seen: string[] = [];
-  const unsubscribe = service.events.onAny((name, payload) =>
+  const unsubscribe = s.service.events.onAny((name, payload) =>
     seen.push(`${name} ${JSON.stringify(payload)}`),
   );
-  let closed = false;
   const close = async () => {
-    if (closed) return;
-    closed = true;
     unsubscribe();
-    await service.close();
+    await s.service.close();
   };
-  cleanups.push(async () => {
-    await close();
-    await server.close();
-    t.cleanup();
-  });
-  await service.index([lib]);
-  const call = async <T>(name: string, input: unknown): Promise<T> => {
-    const result = await dispatch(service, name, input);
-    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
-  const finding = await call<FindingView>('findings:create', {
-    experimentId: 'exp-test',
-    resamples: 200,
-  });
-  return {
-    dir: t.dir,
-    dbPath,
-    lib,
-    service,
-    server,
-    seen,
-    call,
-    close,
-    findingId: finding.finding.id,
-  };
+  return { ...s, seen, close };
 }
 
 function dbBytes(dbPath: string): string[] {
@@ -120,24 +80,6 @@ function dbBytes(dbPath: string): string[] {
     .map((suffix) => dbPath + suffix)
     .filter((file) => fs.existsSync(file))
     .map((file) => fs.readFileSync(file).toString('latin1'));
-}
-
-function cli(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'electron/cli/pairwise.ts'), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, PAIRWISE_CLI_MAIN: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  return new Promise<{ status: number | null; output: string }>((resolve) =>
-    child.on('exit', (status) => resolve({ status, output })),
-  );
 }
 
 describe('the sync key, against a server that echoes it everywhere', () => {
@@ -182,12 +124,13 @@ describe('the sync key, against a server that echoes it everywhere', () => {
     await s.close();
     for (const kind of ['url', '401', '422'] as const) {
       s.server.reply(echoing(kind));
-      const run = await cli(['sync', '--db', s.dbPath], {
+      const run = await startCli(['sync', '--db', s.dbPath], {
         MECHLENS_API_URL: s.server.url,
         MECHLENS_API_KEY: KEY,
-      });
-      expect(run.output.length).toBeGreaterThan(0);
-      expect(run.output, kind).not.toContain(KEY);
+      }).done;
+      const output = run.stdout + run.stderr;
+      expect(output.length).toBeGreaterThan(0);
+      expect(output, kind).not.toContain(KEY);
     }
     for (const bytes of dbBytes(s.dbPath)) expect(bytes).not.toContain(KEY);
   }, 60_000);

@@ -1,84 +1,43 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
-import { PairwiseService } from '../../electron/core/service';
 import { parseRetryAfter } from '../../electron/core/sync/client';
 import { defaultSyncOptions, retryDelay } from '../../electron/core/sync/drain';
 import type { FindingView, OutboxItem, SyncStatus } from '../../shared/findings';
+import { startCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
-import { startSyncServer, type SyncServer } from '../fixtures/sync-server';
-import { tempDir } from '../fixtures/tmp';
+import { cleanupsAfterEach } from '../fixtures/cleanups';
+import { syncLibrary, type SyncLibrary } from '../fixtures/sync-library';
 
 const KEY = 'ml_test_4f9c2e7a1b8d6c3e5f0a9b8c7d6e5f4a';
-const root = path.resolve(__dirname, '../..');
 
-let cleanups: (() => Promise<void> | void)[] = [];
+const cleanups = cleanupsAfterEach();
 beforeEach(() => {
   delete process.env.MECHLENS_API_URL;
   delete process.env.MECHLENS_API_KEY;
 });
-afterEach(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-  cleanups = [];
-});
 
-interface Setup {
-  dir: string;
-  dbPath: string;
-  service: PairwiseService;
-  server: SyncServer;
-  findingId: string;
-  call<T>(name: string, input: unknown): Promise<T>;
-}
+type Setup = SyncLibrary;
 
 /** Three runs and one finding (revision 1), so the outbox holds a finding before the runs. */
-async function setup(sync: Partial<typeof defaultSyncOptions> = {}): Promise<Setup> {
-  const t = tempDir();
-  const server = await startSyncServer({ apiKey: KEY });
-  const dbPath = path.join(t.dir, 'pairwise.db');
-  const lib = path.join(t.dir, 'lib');
-  writeMechlensRun(lib, { id: 'ref', name: 'reference', examples: examples(12) });
-  for (const [id, name] of [
-    ['steer', 'steer'],
-    ['ctrl', 'control'],
-  ] as const)
-    writeMechlensRun(lib, {
-      id,
-      name,
-      experiment: { id: 'exp-test', role: id === 'steer' ? 'intervention' : 'control' },
-      examples: examples(12, (i) => ({ refused: i % 3 === 0, score: i % 4 })),
-    });
-  const service = new PairwiseService({
-    dbPath,
-    host: 'cli',
-    version: '0.0.0-test',
-    indexWorkers: 1,
+function setup(sync: Partial<typeof defaultSyncOptions> = {}): Promise<Setup> {
+  const candidate = (id: string, name: string, role: string) => ({
+    id,
+    name,
+    experiment: { id: 'exp-test', role },
+    examples: examples(12, (i) => ({ refused: i % 3 === 0, score: i % 4 })),
+  });
+  return syncLibrary({
+    apiKey: KEY,
+    runs: [
+      { id: 'ref', name: 'reference', examples: examples(12) },
+      candidate('steer', 'steer', 'intervention'),
+      candidate('ctrl', 'control', 'control'),
+    ],
     sync: { baseDelayMs: 20, maxDelayMs: 200, timeoutMs: 1_000, maxWaitMs: 20_000, ...sync },
+    cleanups,
   });
-  let closed = false;
-  cleanups.push(async () => {
-    if (!closed) await service.close();
-    await server.close();
-    t.cleanup();
-  });
-  await service.index([lib]);
-  const call = async <T>(name: string, input: unknown): Promise<T> => {
-    const result = await dispatch(service, name, input);
-    if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
-    return result.value as T;
-  };
-  const finding = await call<FindingView>('findings:create', {
-    experimentId: 'exp-test',
-    resamples: 200,
-  });
-  const close = service.close.bind(service);
-  service.close = async () => {
-    closed = true;
-    await close();
-  };
-  return { dir: t.dir, dbPath, service, server, findingId: finding.finding.id, call };
 }
 
 async function syncOnce(s: Setup): Promise<{ state: string; error: string | null }> {
@@ -101,31 +60,6 @@ function outbox(s: Setup): OutboxItem[] {
  * The CLI from source in a child process, asynchronously: the sync server lives in this
  * process, so a spawnSync would leave it unable to answer.
  */
-function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'electron/cli/pairwise.ts'), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, PAIRWISE_CLI_MAIN: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{
-    status: number | null;
-    signal: NodeJS.Signals | null;
-    stdout: string;
-    stderr: string;
-  }>((resolve) =>
-    child.on('exit', (status, signal) => resolve({ status, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
-
 function keysOf(s: Setup): string[] {
   return outbox(s).map((o) => o.idempotencyKey);
 }
@@ -352,7 +286,7 @@ describe('sync with a MechLens-compatible server', () => {
     s.server.reply((r) =>
       r.idempotencyKey === first && r.attempt === 1 ? { hang: true, store: true } : undefined,
     );
-    const killed = cli(['sync', '--db', s.dbPath], env);
+    const killed = startCli(['sync', '--db', s.dbPath], env);
     await s.server.waitForRequests(1);
     killed.child.kill('SIGKILL');
     const crash = await killed.done;
@@ -360,7 +294,7 @@ describe('sync with a MechLens-compatible server', () => {
     expect(s.server.stored.has(first)).toBe(true);
 
     s.server.reply(() => undefined);
-    const again = await cli(['sync', '--db', s.dbPath], env).done;
+    const again = await startCli(['sync', '--db', s.dbPath], env).done;
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/0 run\(s\) queued; 4 synced, 0 rejected, 0 still waiting\./);
     const sent = s.server.received.filter((r) => r.idempotencyKey === first);
@@ -368,7 +302,7 @@ describe('sync with a MechLens-compatible server', () => {
     expect(s.server.stored.size).toBe(4);
     for (const text of [crash.stdout, crash.stderr, again.stdout, again.stderr])
       expect(text).not.toContain(KEY);
-    const dry = await cli(['sync', '--db', s.dbPath, '--dry-run']).done;
+    const dry = await startCli(['sync', '--db', s.dbPath, '--dry-run']).done;
     expect(dry.stdout).toMatch(/Would queue 0 run\(s\) and send 0 item\(s\)/);
   }, 60_000);
 

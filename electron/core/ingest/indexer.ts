@@ -80,6 +80,67 @@ function folderOf(unitPath: string, roots: string[]): string | null {
   return roots.find((root) => unitPath === root || unitPath.startsWith(root + path.sep)) ?? null;
 }
 
+/** What the library knew of each source before this pass. */
+function knownSources(db: Db): Map<string, SourceRow> {
+  const known = new Map<string, SourceRow>();
+  for (const row of db
+    .prepare(`SELECT path, size, mtime_ms, importer, importer_version, status FROM sources`)
+    .all() as SourceRow[]) {
+    known.set(row.path, row);
+  }
+  return known;
+}
+
+/** A path the scan could not read is a failed source with its problem. */
+function recordScanProblems(
+  store: IndexStore,
+  problems: IndexStats['problems'],
+  roots: string[],
+  stats: IndexStats,
+): void {
+  for (const problem of problems) {
+    stats.sources.failed++;
+    stats.problems.push(problem);
+    store.writeFailed(
+      {
+        path: problem.path,
+        folder: folderOf(problem.path, roots),
+        stat: null,
+        sha256: null,
+        importer: null,
+        importerVersion: null,
+      },
+      problem.message,
+    );
+  }
+}
+
+/**
+ * One unit through an index worker. A worker that died on it (out of memory, a native crash)
+ * fails that unit only; null when the pass was cancelled.
+ */
+async function runUnit(
+  pool: WorkerPool,
+  store: IndexStore,
+  task: IndexTask,
+  signal: AbortSignal,
+  onBytes: (bytes: number) => void,
+): Promise<IndexUnitResult | null> {
+  try {
+    return await pool.run<IndexUnitResult>(task, {
+      signal,
+      onProgress: (progress) => onBytes(progress.bytes ?? 0),
+    });
+  } catch (error) {
+    if (signal.aborted) return null;
+    const message = workerDied(error);
+    const stat = statOrNull(task.unit);
+    const record = { path: task.unit.path, folder: task.folder, stat, sha256: null };
+    store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
+    return { status: 'failed', stat, message, writeSeconds: 0 };
+  }
+}
+
 /**
  * One index pass over some paths: scan, skip what is unchanged, hand the rest to index
  * workers, which parse each unit and write it in its own transaction through their own
@@ -113,28 +174,8 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   report('scanning', roots[0] ?? null, null);
   const scan = await scanPaths(roots, { signal });
   const units = scan.units;
-  for (const problem of scan.problems) {
-    stats.sources.failed++;
-    stats.problems.push(problem);
-    store.writeFailed(
-      {
-        path: problem.path,
-        folder: folderOf(problem.path, roots),
-        stat: null,
-        sha256: null,
-        importer: null,
-        importerVersion: null,
-      },
-      problem.message,
-    );
-  }
-
-  const known = new Map<string, SourceRow>();
-  for (const row of db
-    .prepare(`SELECT path, size, mtime_ms, importer, importer_version, status FROM sources`)
-    .all() as SourceRow[]) {
-    known.set(row.path, row);
-  }
+  recordScanProblems(store, scan.problems, roots, stats);
+  const known = knownSources(db);
 
   const seen = new Set<string>(scan.problems.map((p) => p.path));
   const work: SourceUnit[] = [];
@@ -174,27 +215,12 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const lane = async () => {
     while (next < work.length && !signal.aborted) {
       const unit = work[next++]!;
-      const folder = folderOf(unit.path, roots);
-      const task: IndexTask = { unit, folder, dbPath };
-      let result: IndexUnitResult;
-      try {
-        result = await pool.run<IndexUnitResult>(task, {
-          signal,
-          onProgress: (progress) => {
-            inFile.set(unit.path, progress.bytes ?? 0);
-            report('indexing', unit.path, total);
-          },
-        });
-      } catch (error) {
-        if (signal.aborted) return;
-        // A worker that died on one file (out of memory, a native crash) fails that file only.
-        const message = workerDied(error);
-        const stat = statOrNull(unit);
-        const record = { path: unit.path, folder, stat, sha256: null };
-        store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
-        result = { status: 'failed', stat, message, writeSeconds: 0 };
-      }
-      if (signal.aborted) return;
+      const task: IndexTask = { unit, folder: folderOf(unit.path, roots), dbPath };
+      const result = await runUnit(pool, store, task, signal, (bytes) => {
+        inFile.set(unit.path, bytes);
+        report('indexing', unit.path, total);
+      });
+      if (result === null || signal.aborted) return;
       handle(unit, result);
     }
   };

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { formatCount } from '../../../shared/format';
 import { ImportProblem } from './types';
 
 /**
@@ -43,6 +44,7 @@ type State = 'start' | 'key' | 'colon' | 'value' | 'after';
  * and its state (depth, string, escape, key) lives in locals the loop updates per byte; split
  * into calls, that state would have to travel through objects on every byte.
  */
+// eslint-disable-next-line max-lines-per-function -- a per-byte state machine, whole on purpose
 export function scanJsonObject(
   fd: number,
   size: number,
@@ -229,6 +231,5 @@ export function positionOf(fd: number, offset: number): string {
     }
     base += n;
   }
-  const count = (x: number) => x.toLocaleString('en-US');
-  return `line ${count(line)}, column ${count(offset - lineStart + 1)}`;
+  return `line ${formatCount(line)}, column ${formatCount(offset - lineStart + 1)}`;
 }

@@ -1,6 +1,7 @@
 import type { ImportedExample, ImportedRun } from '../../../shared/model';
 import { redactRun } from './redact';
 import { ImportProblem } from './types';
+import { formatCount } from '../../../shared/format';
 
 /**
  * Checks every importer's output passes through in the index worker, before the run is
@@ -15,13 +16,12 @@ import { ImportProblem } from './types';
  */
 export const MAX_EXAMPLES_PER_RUN = 2_000_000;
 
-const count = (n: number): string => n.toLocaleString('en-US');
-
 /** `found` is null when a streaming reader stopped at the limit without counting the rest. */
 export function tooManyExamples(found: number | null): ImportProblem {
-  const how = found === null ? `more than ${count(MAX_EXAMPLES_PER_RUN)}` : count(found);
+  const how =
+    found === null ? `more than ${formatCount(MAX_EXAMPLES_PER_RUN)}` : formatCount(found);
   return new ImportProblem(
-    `the run holds ${how} examples, over the limit of ${count(MAX_EXAMPLES_PER_RUN)} per run ` +
+    `the run holds ${how} examples, over the limit of ${formatCount(MAX_EXAMPLES_PER_RUN)} per run ` +
       '(every example costs memory while it is indexed); write it as several smaller runs, ' +
       'for example one per shard of the dataset, or as a sample, and index again',
   );
@@ -101,7 +101,7 @@ export class NormalizationCheck {
     if (clashes.length === 0) return null;
     const list = clashes.slice(0, 3).join(', ') + (clashes.length > 3 ? ', …' : '');
     return (
-      `${count(clashes.length)} pair(s) of example ids differ only in Unicode normalization (${list}); ` +
+      `${formatCount(clashes.length)} pair(s) of example ids differ only in Unicode normalization (${list}); ` +
       'they are kept as different examples, so check that the runs you compare write ids in one form'
     );
   }

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { Decompress } from 'fzstd';
 import { reviveNonFinite, rewriteNonFinite } from './non-finite';
 import { ImportProblem } from './types';
+import { formatCount } from '../../../shared/format';
 
 /**
  * Readers for untrusted run files. Every failure a person could act on becomes an
@@ -14,10 +13,6 @@ export const DEFAULT_MAX_BYTES = 1024 ** 3;
 /** Later code walks parsed values recursively; this bound keeps it off the stack limit. */
 export const MAX_JSON_DEPTH = 512;
 const BINARY_PROBE_BYTES = 8192;
-/** One JSONL record larger than this is not a run record anyone meant to write. */
-const MAX_LINE_BYTES = 512 * 1024 ** 2;
-
-const count = (n: number): string => n.toLocaleString('en-US');
 
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
@@ -28,7 +23,7 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   return unit === 0
-    ? `${count(bytes)} bytes`
+    ? `${formatCount(bytes)} bytes`
     : `${value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
 }
 
@@ -100,7 +95,9 @@ export function decodeText(bytes: Uint8Array): string {
   } catch (error) {
     const bad = firstInvalidUtf8(bytes);
     if (bad !== -1)
-      throw new ImportProblem(`not valid UTF-8 text (first bad byte at offset ${count(bad)})`);
+      throw new ImportProblem(
+        `not valid UTF-8 text (first bad byte at offset ${formatCount(bad)})`,
+      );
     throw new ImportProblem(
       `the file (${formatBytes(bytes.length)}) is too large to read as one piece of text: ${String(error)}`,
     );
@@ -290,7 +287,7 @@ export function explainJsonError(
     reason: v8.replace(/ in JSON at position \d+.*$/s, '').replace(/^\w/, (c) => c.toLowerCase()),
   };
   const { line, column } = lineAndColumn(text, found.offset);
-  const where = `line ${count(line + firstLine - 1)}`;
+  const where = `line ${formatCount(line + firstLine - 1)}`;
   const word = nonFinite
     ? null
     : /^-?(?:NaN|Infinity)/.exec(text.slice(found.offset, found.offset + 9));
@@ -299,9 +296,9 @@ export function explainJsonError(
   }
   if (found.offset >= text.trimEnd().length) {
     const hint = atFileEnd ? ' — the file may still be being written' : '';
-    return `${where}, column ${count(column)}: unexpected end of JSON${hint}`;
+    return `${where}, column ${formatCount(column)}: unexpected end of JSON${hint}`;
   }
-  return `${where}, column ${count(column)}: ${found.reason}`;
+  return `${where}, column ${formatCount(column)}: ${found.reason}`;
 }
 
 /** Rejects values nested deeper than MAX_JSON_DEPTH, without recursing itself. */
@@ -343,7 +340,7 @@ export function countJsonValues(text: string, stopAt = Infinity): number {
  * NaN / Infinity / -Infinity read as numbers (non-finite.ts). Valid JSON never pays for the
  * rewrite.
  */
-function parseText(text: string, nonFinite: boolean): unknown {
+export function parseJsonText(text: string, nonFinite: boolean): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -368,12 +365,12 @@ export function parseJson(
   const prefix = label ? `${label}: ` : '';
   if (maxValues !== Infinity && countJsonValues(text, maxValues) > maxValues) {
     throw new ImportProblem(
-      `${prefix}the JSON holds more than ${count(maxValues)} values, more than Pairwise can read in one piece without running out of memory; write the run as several smaller files and index again`,
+      `${prefix}the JSON holds more than ${formatCount(maxValues)} values, more than Pairwise can read in one piece without running out of memory; write the run as several smaller files and index again`,
     );
   }
   let value: unknown;
   try {
-    value = parseText(text, nonFinite);
+    value = parseJsonText(text, nonFinite);
   } catch (error) {
     throw new ImportProblem(prefix + explainJsonError(text, error, 1, true, nonFinite));
   }
@@ -390,147 +387,4 @@ export function parseJson(
 /** JSON as Python's json.dumps writes it: bare NaN, Infinity and -Infinity are numbers. */
 export function parsePythonJson(text: string, label?: string): unknown {
   return parseJson(text, label, undefined, true);
-}
-
-// ----------------------------------------------------------------------------- JSON Lines
-
-type HeldLine = { lineNo: number; message: string };
-
-export interface JsonLinesResult {
-  /** Records handed to onRecord (blank and skipped lines are not counted). */
-  lines: number;
-  warnings: string[];
-}
-
-/**
- * Streams a JSON Lines file (plain, or `.zst`), calling onRecord per non-blank line. A bad
- * line in the middle fails the file with its line number; a bad LAST line is what a writer
- * that is still running leaves behind, so it becomes a warning and the rest is kept. Long on
- * purpose: the line splitter, the UTF-8 check and the held-back last line share per-chunk
- * state in locals that the streaming loop updates for every chunk of a multi-GB file.
- */
-export async function readJsonLines(
-  path: string,
-  onRecord: (value: unknown, lineNo: number) => void,
-  opts: {
-    signal?: AbortSignal;
-    onBytes?: (bytes: number) => void;
-    /** Read Python's NaN / Infinity / -Infinity as numbers (see parsePythonJson). */
-    nonFinite?: boolean;
-  } = {},
-): Promise<JsonLinesResult> {
-  const nonFinite = opts.nonFinite ?? false;
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  const warnings: string[] = [];
-  /** A bad line is only an error once a later non-blank line shows it was not the last. */
-  let held: HeldLine | null = null;
-  let pending: Uint8Array[] = [];
-  let pendingBytes = 0;
-  let lineNo = 0;
-  let records = 0;
-
-  const handleLine = (bytes: Uint8Array): void => {
-    lineNo++;
-    let text: string | null = null;
-    try {
-      text = decoder.decode(bytes);
-    } catch {
-      // Invalid UTF-8: reported below, once we know whether this is the last line.
-    }
-    if (text !== null && text.trim() === '') return;
-    if (held !== null) throw new ImportProblem(held.message);
-    const at = lineNo;
-    if (text === null) {
-      const offset = count(firstInvalidUtf8(bytes));
-      held = {
-        lineNo: at,
-        message: `line ${count(at)} is not valid UTF-8 text (bad byte at offset ${offset} of the line)`,
-      };
-      return;
-    }
-    let value: unknown;
-    try {
-      value = parseText(text, nonFinite);
-    } catch (error) {
-      held = { lineNo: at, message: explainJsonError(text, error, at, false, nonFinite) };
-      return;
-    }
-    if (value !== null && typeof value === 'object') {
-      try {
-        checkDepth(value);
-      } catch (error) {
-        throw new ImportProblem(`line ${count(at)}: ${(error as Error).message}`);
-      }
-    }
-    records++;
-    onRecord(value, at);
-  };
-
-  const handleBytes = (data: Uint8Array): void => {
-    let start = 0;
-    for (let nl = data.indexOf(0x0a); nl !== -1; nl = data.indexOf(0x0a, start)) {
-      const piece = data.subarray(start, nl);
-      handleLine(pending.length > 0 ? Buffer.concat([...pending, piece]) : piece);
-      pending = [];
-      pendingBytes = 0;
-      start = nl + 1;
-    }
-    if (start < data.length) {
-      // Copied: the zstd decoder may reuse its output buffer after this call returns.
-      pending.push(data.slice(start));
-      pendingBytes += data.length - start;
-      if (pendingBytes > MAX_LINE_BYTES) {
-        throw new ImportProblem(
-          `line ${count(lineNo + 1)} is longer than ${formatBytes(MAX_LINE_BYTES)}`,
-        );
-      }
-    }
-  };
-
-  const zstd = path.toLowerCase().endsWith('.zst')
-    ? new Decompress((chunk) => handleBytes(chunk))
-    : null;
-  const decompress = (stream: Decompress, chunk: Uint8Array, final: boolean): void => {
-    try {
-      stream.push(chunk, final);
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (typeof code !== 'number') throw error;
-      if (final && code === 5)
-        warnings.push(
-          'the zstd stream ends early (the file may be incomplete); the records before the cut were read',
-        );
-      else
-        throw new ImportProblem(
-          `the zstd-compressed data is damaged (${(error as Error).message})`,
-        );
-    }
-  };
-
-  let bytesRead = 0;
-  try {
-    for await (const chunk of fs.createReadStream(path, {
-      highWaterMark: 1 << 20,
-      signal: opts.signal,
-    })) {
-      const bytes = chunk as Buffer;
-      bytesRead += bytes.length;
-      opts.onBytes?.(bytesRead);
-      if (zstd) decompress(zstd, bytes, false);
-      else handleBytes(bytes);
-    }
-    if (zstd) decompress(zstd, new Uint8Array(0), true);
-  } catch (error) {
-    throw fsProblem(error);
-  }
-  if (bytesRead === 0) throw new ImportProblem('the file is empty');
-  if (pending.length > 0) handleLine(Buffer.concat(pending));
-  // TypeScript cannot see the closure's assignments, hence the cast.
-  const last = held as HeldLine | null;
-  if (last !== null) {
-    warnings.push(
-      `line ${count(last.lineNo)}, the last line, was skipped: it is incomplete or malformed, perhaps because the file is still being written (${last.message})`,
-    );
-  }
-  return { lines: records, warnings };
 }

@@ -125,6 +125,46 @@ interface Listing {
   dirs: string[];
 }
 
+type Fail = (where: string, error: unknown, prefix?: string) => void;
+
+/**
+ * A folder's files and the sub-folders worth walking, links followed, each sorted by name.
+ * `fail` hears what could not be read (null: nothing is reported).
+ */
+async function listDirectory(dir: string, fail: Fail | null): Promise<Listing | null> {
+  let entries;
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    fail?.(dir, error);
+    return null;
+  }
+  const listing: Listing = { files: [], dirs: [] };
+  for (const entry of entries) {
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      try {
+        const target = await fs.stat(path.join(dir, entry.name));
+        isDir = target.isDirectory();
+        isFile = target.isFile();
+      } catch (error) {
+        // Only a dangling link that looks like a run file is worth a person's attention.
+        if (isRunFileName(entry.name)) {
+          fail?.(path.join(dir, entry.name), error, 'broken symbolic link: ');
+        }
+        continue;
+      }
+    }
+    if (isFile) listing.files.push(entry.name);
+    else if (isDir && !skipDirectory(entry.name)) listing.dirs.push(entry.name);
+  }
+  // readdir order differs between file systems; which of two links to a file wins must not.
+  listing.files.sort();
+  listing.dirs.sort();
+  return listing;
+}
+
 export async function scanPaths(paths: string[], opts: ScanOptions): Promise<ScanResult> {
   const maxUnits = opts.maxUnits ?? DEFAULT_MAX_UNITS;
   const units = new Map<string, SourceUnit>();
@@ -134,7 +174,7 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
   const seenFiles = new Set<string>();
   let capped = false;
 
-  const fail = (where: string, error: unknown, prefix = '') =>
+  const fail: Fail = (where, error, prefix = '') =>
     problems.push({ path: where, message: prefix + describeFsError(error) });
 
   const add = async (unit: SourceUnit, root: string): Promise<void> => {
@@ -157,39 +197,7 @@ export async function scanPaths(paths: string[], opts: ScanOptions): Promise<Sca
   };
 
   /** `report: false` when only a named file's siblings are wanted, not the folder's problems. */
-  const list = async (dir: string, report = true): Promise<Listing | null> => {
-    let entries;
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (error) {
-      if (report) fail(dir, error);
-      return null;
-    }
-    const listing: Listing = { files: [], dirs: [] };
-    for (const entry of entries) {
-      let isDir = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
-        try {
-          const target = await fs.stat(path.join(dir, entry.name));
-          isDir = target.isDirectory();
-          isFile = target.isFile();
-        } catch (error) {
-          // Only a dangling link that looks like a run file is worth a person's attention.
-          if (report && isRunFileName(entry.name)) {
-            fail(path.join(dir, entry.name), error, 'broken symbolic link: ');
-          }
-          continue;
-        }
-      }
-      if (isFile) listing.files.push(entry.name);
-      else if (isDir && !skipDirectory(entry.name)) listing.dirs.push(entry.name);
-    }
-    // readdir order differs between file systems; which of two links to a file wins must not.
-    listing.files.sort();
-    listing.dirs.sort();
-    return listing;
-  };
+  const list = (dir: string, report = true) => listDirectory(dir, report ? fail : null);
 
   const walk = async (root: string): Promise<void> => {
     const stack = [root];

@@ -1,23 +1,12 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { progressBar } from '../../../electron/cli/progress-bar';
 import { EventHub } from '../../../electron/core/events';
-
-function sink() {
-  let text = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      text += chunk.toString();
-      done();
-    },
-  });
-  return { stream, text: () => text };
-}
+import { textSink } from '../../fixtures/sink';
 
 describe('the CLI progress bar', () => {
   it('follows job progress by bytes when the pass knows them, else by items', () => {
     const events = new EventHub();
-    const out = sink();
+    const out = textSink();
     const stop = progressBar(events, { enabled: true, stream: out.stream, label: 'Indexing' });
     events.emit('job:progress', {
       jobId: 'j',
@@ -26,7 +15,7 @@ describe('the CLI progress bar', () => {
     stop();
     expect(out.text()).toMatch(/Indexing \[.*\] 25% · 50\/200 MB · reading/);
 
-    const items = sink();
+    const items = textSink();
     const stopItems = progressBar(events, {
       enabled: true,
       stream: items.stream,
@@ -39,7 +28,7 @@ describe('the CLI progress bar', () => {
 
   it('prints nothing when disabled (not a terminal, or --json)', () => {
     const events = new EventHub();
-    const out = sink();
+    const out = textSink();
     const stop = progressBar(events, { enabled: false, stream: out.stream, label: 'Indexing' });
     events.emit('job:progress', { jobId: 'j', progress: { phase: 'reading', done: 1, total: 2 } });
     stop();

@@ -20,28 +20,19 @@ import {
   writePromptfoo,
 } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
+import { importContext, importProblem } from '../../fixtures/import';
 
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-const ctx = () => ({ signal: new AbortController().signal });
 const fileUnit = (file: string): SourceUnit => ({ path: file, kind: 'file', files: [file] });
-const importFile = (file: string) => importUnit(fileUnit(file), ctx());
+const importFile = (file: string) => importUnit(fileUnit(file), importContext());
 
 function imported(outcome: ImportOutcome) {
   if (outcome.status !== 'imported') throw new Error('expected an import');
   return outcome;
-}
-
-async function problemOf(promise: Promise<unknown>): Promise<ImportProblem> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportProblem);
-  return error as ImportProblem;
 }
 
 describe('importUnit', () => {
@@ -84,7 +75,10 @@ describe('importUnit', () => {
   it('imports an lm-eval unit with its samples, and judges a results_* file of another kind by content', async () => {
     const { results, samples } = writeLmEval(dir);
     const outcome = imported(
-      await importUnit({ path: results, kind: 'lm-eval', files: [results, samples!] }, ctx()),
+      await importUnit(
+        { path: results, kind: 'lm-eval', files: [results, samples!] },
+        importContext(),
+      ),
     );
     expect(outcome.importer).toBe('lm-eval');
     expect(outcome.runs[0]?.examples).toHaveLength(3);
@@ -95,7 +89,7 @@ describe('importUnit', () => {
       JSON.stringify(promptfooOutput()),
     );
     const other = imported(
-      await importUnit({ path: disguised, kind: 'lm-eval', files: [disguised] }, ctx()),
+      await importUnit({ path: disguised, kind: 'lm-eval', files: [disguised] }, importContext()),
     );
     expect(other.importer).toBe('promptfoo');
   });
@@ -103,7 +97,7 @@ describe('importUnit', () => {
   it('reports a truncated run file with its line and that it may still be being written', async () => {
     const text = JSON.stringify(mechlensRecord(), null, 2);
     const file = writeFile(dir, '.mechlens/runs/run-0001.json', text.slice(0, text.length / 2));
-    const problem = await problemOf(importFile(file));
+    const problem = await importProblem(importFile(file));
     expect(problem.message).toMatch(
       /^line \d+, column \d+: unexpected end of JSON — the file may still be being written$/,
     );
@@ -113,8 +107,8 @@ describe('importUnit', () => {
     expect(await importFile(writeFile(dir, 'notes.json', '{"broken": '))).toEqual({
       status: 'skipped',
     });
-    await problemOf(importFile(writeFile(dir, 'output.json', '{"broken": ')));
-    const telltale = await problemOf(
+    await importProblem(importFile(writeFile(dir, 'output.json', '{"broken": ')));
+    const telltale = await importProblem(
       importFile(writeFile(dir, 'mine.json', '{"evalId": "e", "results": {"version": 3,')),
     );
     expect(telltale.message).toMatch(/may still be being written/);
@@ -122,12 +116,12 @@ describe('importUnit', () => {
 
   it('reports binary data and empty files that carry a run-file name', async () => {
     const png = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d);
-    const binary = await problemOf(
+    const binary = await importProblem(
       importFile(writeFile(dir, 'results_2026-01-01T00-00-00.json', png)),
     );
     expect(binary.message).toBe('binary data, not a text run file');
     expect(await importFile(writeFile(dir, 'picture.json', png))).toEqual({ status: 'skipped' });
-    const empty = await problemOf(importFile(writeFile(dir, '.mechlens/runs/x.json', '')));
+    const empty = await importProblem(importFile(writeFile(dir, '.mechlens/runs/x.json', '')));
     expect(empty.message).toBe('the file is empty');
   });
 
@@ -136,7 +130,9 @@ describe('importUnit', () => {
       '"refusal_rate": 0.5',
       '"refusal_rate": NaN',
     );
-    const problem = await problemOf(importFile(writeFile(dir, '.mechlens/runs/nan.json', text)));
+    const problem = await importProblem(
+      importFile(writeFile(dir, '.mechlens/runs/nan.json', text)),
+    );
     expect(problem.message).toMatch(
       /^NaN is not valid JSON \(line \d+\); the producer wrote a non-finite number$/,
     );
@@ -155,7 +151,7 @@ describe('importUnit', () => {
     lines[0] = lines[0]!.replace('"exact_match":1', '"exact_match":1e309');
     fs.writeFileSync(samples!, lines.join('\n'));
     const unit: SourceUnit = { path: results, kind: 'lm-eval', files: [results, samples!] };
-    const outcome = await importUnit(unit, ctx());
+    const outcome = await importUnit(unit, importContext());
     if (outcome.status !== 'imported') throw new Error('not imported');
     expect(outcome.runs[0]!.warnings).toEqual([
       '3 non-finite values (NaN/Infinity) read as missing',
@@ -168,7 +164,7 @@ describe('importUnit', () => {
       'overflow/run.jsonl',
       '{"id": "a", "input": "q", "output": "x", "score": 1e309}\n{"id": "b", "input": "q", "output": "y", "score": 2}\n',
     );
-    const outcome = await importUnit({ path: file, kind: 'file', files: [file] }, ctx());
+    const outcome = await importUnit({ path: file, kind: 'file', files: [file] }, importContext());
     if (outcome.status !== 'imported') throw new Error('not imported');
     expect(outcome.runs[0]!.warnings).toContain(
       '1 non-finite value (NaN/Infinity) read as missing',
@@ -177,7 +173,10 @@ describe('importUnit', () => {
 
   it('imports lm-eval samples that have no results file', async () => {
     const { samples } = writeLmEval(dir);
-    const outcome = await importUnit({ path: samples!, kind: 'lm-eval', files: [samples!] }, ctx());
+    const outcome = await importUnit(
+      { path: samples!, kind: 'lm-eval', files: [samples!] },
+      importContext(),
+    );
     expect(outcome).toMatchObject({ status: 'imported', importer: 'lm-eval' });
   });
 
@@ -187,13 +186,15 @@ describe('importUnit', () => {
       '.mechlens/runs/deep.json',
       '['.repeat(100_000) + ']'.repeat(100_000),
     );
-    expect((await problemOf(importFile(file))).message).toBe('nested more than 512 levels deep');
+    expect((await importProblem(importFile(file))).message).toBe(
+      'nested more than 512 levels deep',
+    );
   });
 
   it('tags problems with the importer that raised them', async () => {
     const list = examples(3);
     list[2]!.id = list[0]!.id;
-    const problem = await problemOf(importFile(writeMechlensRun(dir, { examples: list })));
+    const problem = await importProblem(importFile(writeMechlensRun(dir, { examples: list })));
     expect(problem.importer).toBe('mechlens');
     expect(problem.message).toBe('duplicate example id "ex-001" (examples 1 and 3)');
   });
@@ -355,7 +356,7 @@ describe('importUnit on arbitrary JSON', () => {
       fc.asyncProperty(fc.array(maybe(sampleLike), { maxLength: 6 }), async (lines) => {
         fs.writeFileSync(samples!, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
         try {
-          await importUnit(unit, ctx());
+          await importUnit(unit, importContext());
         } catch (error) {
           expect(error).toBeInstanceOf(ImportProblem);
           expect((error as Error).message).not.toMatch(/unexpected error/);

@@ -9,25 +9,14 @@ import {
   looksLikeGenericJsonl,
 } from '../../../electron/core/ingest/importers/generic';
 import { parseCsv } from '../../../electron/core/ingest/importers/csv-rows';
-import { ImportProblem } from '../../../electron/core/ingest/types';
 import { writeFile, writeGenericCsv, writeGenericJsonl } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
+import { importContext, importProblemMessage } from '../../fixtures/import';
 
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
-
-const ctx = () => ({ signal: new AbortController().signal });
-
-async function problemOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportProblem);
-  return (error as Error).message;
-}
 
 describe('sniffing', () => {
   it('needs an id and an input or output', () => {
@@ -85,7 +74,7 @@ describe('importGenericJsonl', () => {
       { id: 'a', input: 'q1', output: 'r1', correct: true, score: 0.5 },
       { id: 7, input: [{ role: 'user', content: 'hi' }], output: null },
     ]);
-    const run = await importGenericJsonl(file, ctx());
+    const run = await importGenericJsonl(file, importContext());
     expect(run).toMatchObject({
       format: 'jsonl',
       project: 'evals',
@@ -137,7 +126,7 @@ describe('importGenericJsonl', () => {
       [{ id: 'a', output: 'x', correct: true }],
       sidecar,
     );
-    const run = await importGenericJsonl(file, ctx());
+    const run = await importGenericJsonl(file, importContext());
     expect(run).toMatchObject({
       project: 'refusals',
       experiment: {
@@ -159,15 +148,15 @@ describe('importGenericJsonl', () => {
     const file = writeGenericJsonl(dir, 'a.jsonl', [{ id: 'a', output: 'x' }], {
       experiement: { id: 'x' },
     });
-    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+    expect(await importProblemMessage(importGenericJsonl(file, importContext()))).toMatch(
       /^pairwise.json is not valid: .*experiement/,
     );
     writeFile(dir, 'pairwise.json', '{"role": "referee"}');
-    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+    expect(await importProblemMessage(importGenericJsonl(file, importContext()))).toMatch(
       /^pairwise.json is not valid at "role"/,
     );
     writeFile(dir, 'pairwise.json', '{"project": ');
-    expect(await problemOf(importGenericJsonl(file, ctx()))).toMatch(
+    expect(await importProblemMessage(importGenericJsonl(file, importContext()))).toMatch(
       /^pairwise.json: line 1, column 13: unexpected end/,
     );
   });
@@ -178,25 +167,25 @@ describe('importGenericJsonl', () => {
       { id: 'b', output: '' },
       { id: 'a', output: '' },
     ]);
-    expect(await problemOf(importGenericJsonl(dup, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericJsonl(dup, importContext()))).toBe(
       'duplicate example id "a" (lines 1 and 3)',
     );
     const bad = writeGenericJsonl(dir, 'bad.jsonl', [
       { id: 'a', output: '' },
       { id: 1.5, output: '' },
     ]);
-    expect(await problemOf(importGenericJsonl(bad, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericJsonl(bad, importContext()))).toBe(
       'line 2: "id" should be a non-empty string or an integer, but it is a number (1.5)',
     );
     const list = writeGenericJsonl(dir, 'list.jsonl', [[1, 2]]);
-    expect(await problemOf(importGenericJsonl(list, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericJsonl(list, importContext()))).toBe(
       'line 1: expected a JSON object, found a list',
     );
   });
 
   it('keeps the lines before a half-written last line, with a warning', async () => {
     const file = writeFile(dir, 'live.jsonl', '{"id":"a","output":"x"}\n{"id":"b","outp');
-    const run = await importGenericJsonl(file, ctx());
+    const run = await importGenericJsonl(file, importContext());
     expect(run.examples.map((e) => e.id)).toEqual(['a']);
     expect(run.warnings[0]).toMatch(/last line, was skipped/);
   });
@@ -209,7 +198,7 @@ describe('importGenericCsv', () => {
       'run.csv',
       '\ufeff,ID,Input,Output,correct,score,note\n0,a,"q, 1",r1,true,0.5,\n1,b,q2,"multi\nline",FALSE,3,007\n',
     );
-    const run = await importGenericCsv(file, ctx());
+    const run = await importGenericCsv(file, importContext());
     expect(run.format).toBe('csv');
     expect(run.condition.name).toBe('run');
     expect(run.warnings).toEqual(['column 1 has no header name and was ignored']);
@@ -235,17 +224,19 @@ describe('importGenericCsv', () => {
 
   it('rejects ragged rows, empty ids, duplicate ids and duplicate columns', async () => {
     const ragged = writeGenericCsv(dir, 'r.csv', 'id,output\na,x\nb,y,z\n');
-    expect(await problemOf(importGenericCsv(ragged, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericCsv(ragged, importContext()))).toBe(
       'line 3 has 3 cells but the header has 2 columns',
     );
     const empty = writeGenericCsv(dir, 'e.csv', 'id,output\n,x\n');
-    expect(await problemOf(importGenericCsv(empty, ctx()))).toBe('line 2: the id cell is empty');
+    expect(await importProblemMessage(importGenericCsv(empty, importContext()))).toBe(
+      'line 2: the id cell is empty',
+    );
     const dup = writeGenericCsv(dir, 'd.csv', 'id,output\na,x\nb,y\na,z\n');
-    expect(await problemOf(importGenericCsv(dup, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericCsv(dup, importContext()))).toBe(
       'duplicate example id "a" (lines 2 and 4)',
     );
     const cols = writeGenericCsv(dir, 'c.csv', 'id,output,score,score\na,x,1,2\n');
-    expect(await problemOf(importGenericCsv(cols, ctx()))).toBe(
+    expect(await importProblemMessage(importGenericCsv(cols, importContext()))).toBe(
       'the header names the column "score" twice',
     );
   });

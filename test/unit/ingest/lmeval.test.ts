@@ -6,16 +6,16 @@ import {
   resultsDateId,
   samplesFileTask,
 } from '../../../electron/core/ingest/importers/lmeval-files';
-import { ImportProblem, type SourceUnit } from '../../../electron/core/ingest/types';
+import type { SourceUnit } from '../../../electron/core/ingest/types';
 import { writeFile, writeLmEval } from '../../fixtures/formats';
 import { tempDir } from '../../fixtures/tmp';
+import { importContext, importProblemMessage } from '../../fixtures/import';
 
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
 
-const ctx = () => ({ signal: new AbortController().signal });
 const unitOf = (...files: string[]): SourceUnit => ({ path: files[0]!, kind: 'lm-eval', files });
 interface ResultsDoc {
   results: Record<string, unknown>;
@@ -32,15 +32,6 @@ function setOutputType(results: string, type: string): void {
   };
   doc.configs.arith!.output_type = type;
   fs.writeFileSync(results, JSON.stringify(doc));
-}
-
-async function problemOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportProblem);
-  return (error as Error).message;
 }
 
 describe('names and detection', () => {
@@ -70,7 +61,7 @@ describe('names and detection', () => {
 describe('importLmEval', () => {
   it('makes one run per task with one example per document', async () => {
     const { results, samples } = writeLmEval(path.join(dir, 'out'), { model: 'org/model-a' });
-    const [run, ...rest] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run, ...rest] = await importLmEval(unitOf(results, samples!), importContext());
     expect(rest).toEqual([]);
     expect(run).toMatchObject({
       format: 'lm-eval',
@@ -115,7 +106,7 @@ describe('importLmEval', () => {
 
   it('imports a results file without samples as metrics only, with a warning', async () => {
     const { results } = writeLmEval(dir, { samples: false });
-    const [run] = await importLmEval(unitOf(results), ctx());
+    const [run] = await importLmEval(unitOf(results), importContext());
     expect(run!.examples).toEqual([]);
     expect(run!.metricDefinitions['exact_match,strict-match']?.example_field).toBeNull();
     expect(run!.warnings[0]).toMatch(/^no samples_arith_\*\.jsonl beside the results/);
@@ -147,7 +138,7 @@ describe('importLmEval', () => {
       `samples_arith_2026-09-18T09-12-44.118273.jsonl`,
       JSON.stringify(line) + '\n',
     );
-    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    const [run] = await importLmEval(unitOf(results, samples), importContext());
     expect(run!.examples[0]).toEqual({
       id: '0',
       input: 'Q?\nAnswer:',
@@ -190,7 +181,7 @@ describe('importLmEval', () => {
       'samples_arith_2026-09-18T09-12-44.118273.jsonl',
       JSON.stringify(line) + '\n',
     );
-    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    const [run] = await importLmEval(unitOf(results, samples), importContext());
     expect(run!.examples[0]!.output).toBe('short');
     expect(run!.examples[0]!.fields.answer_norm).toBe('a much longer answer');
   });
@@ -208,7 +199,7 @@ describe('importLmEval', () => {
         'samples_arith_2026-09-18T09-12-44.118273.jsonl',
         JSON.stringify(choiceLine(0, lls, ['A', 'B'])) + '\n',
       );
-      const [run] = await importLmEval(unitOf(results, samples), ctx());
+      const [run] = await importLmEval(unitOf(results, samples), importContext());
       expect(run!.experiment!.id).toBe('lm-eval:arith@1');
       outputs.push(run!.examples.map((e) => e.output));
     }
@@ -232,7 +223,7 @@ describe('importLmEval', () => {
       'samples_arith_2026-09-18T09-12-44.118273.jsonl',
       [line(0, 'True'), line(1, 'False')].map((l) => JSON.stringify(l)).join('\n'),
     );
-    const [run] = await importLmEval(unitOf(results, samples), ctx());
+    const [run] = await importLmEval(unitOf(results, samples), importContext());
     expect(run!.examples.map((e) => e.output)).toEqual(['9', 'not greedy: 9']);
     expect(run!.examples[1]!.fields).toEqual({
       'acc,none': 0,
@@ -244,7 +235,7 @@ describe('importLmEval', () => {
   it('keeps a half-written last samples line as a warning and fails on a bad middle line', async () => {
     const { results, samples } = writeLmEval(dir);
     fs.appendFileSync(samples!, '{"doc_id": 3, "filter": "strict-');
-    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run] = await importLmEval(unitOf(results, samples!), importContext());
     expect(run!.examples).toHaveLength(3);
     expect(run!.warnings.join('\n')).toMatch(
       /^samples_arith_.*\.jsonl: line 7, the last line, was skipped/,
@@ -253,15 +244,17 @@ describe('importLmEval', () => {
     const lines = fs.readFileSync(samples!, 'utf8').split('\n');
     lines[2] = '{"doc_id": [}';
     fs.writeFileSync(samples!, lines.join('\n'));
-    expect(await problemOf(importLmEval(unitOf(results, samples!), ctx()))).toBe(
-      `${path.basename(samples!)}: line 3, column 13: unexpected '}'`,
-    );
+    expect(
+      await importProblemMessage(importLmEval(unitOf(results, samples!), importContext())),
+    ).toBe(`${path.basename(samples!)}: line 3, column 13: unexpected '}'`);
   });
 
   it('names the samples file and line of a document id of the wrong type', async () => {
     const { results, samples } = writeLmEval(dir);
     fs.writeFileSync(samples!, '{"doc_id": {"x": 1}, "filter": "none"}\n{"doc_id": 1}\n');
-    expect(await problemOf(importLmEval(unitOf(results, samples!), ctx()))).toBe(
+    expect(
+      await importProblemMessage(importLmEval(unitOf(results, samples!), importContext())),
+    ).toBe(
       `${path.basename(samples!)}: line 1: "doc_id" should be an integer, but it is an object`,
     );
   });
@@ -273,7 +266,7 @@ describe('importLmEval', () => {
       'samples_other_2026-09-18T09-12-44.118273.jsonl',
       '{}\n',
     );
-    const [run] = await importLmEval(unitOf(results, stray), ctx());
+    const [run] = await importLmEval(unitOf(results, stray), importContext());
     expect(run!.warnings[0]).toMatch(/^samples_other_.*names no task in this results file/);
   });
 
@@ -285,7 +278,7 @@ describe('importLmEval', () => {
     doc.config.model_args = { pretrained: 'org/model-a', dtype: 'bfloat16' };
     delete doc.model_name;
     fs.writeFileSync(results, JSON.stringify(doc));
-    const runs = await importLmEval(unitOf(results), ctx());
+    const runs = await importLmEval(unitOf(results), importContext());
     expect(runs.map((r) => r.experiment?.name)).toEqual(['arith', 'group']);
     expect(runs[1]!.warnings).toEqual([]);
     expect(runs[1]!.provenance.subtasks).toEqual(['arith']);
@@ -295,7 +288,7 @@ describe('importLmEval', () => {
   it('reads samples written as JSON Lines under a .json name', async () => {
     const { results, samples } = writeLmEval(dir, { layout: 'samples-json' });
     expect(samples).toMatch(/\.json$/);
-    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run] = await importLmEval(unitOf(results, samples!), importContext());
     expect(run!.examples).toHaveLength(3);
     expect(run!.warnings).toEqual([]);
   });
@@ -307,7 +300,7 @@ describe('importLmEval', () => {
       modelArgs: 'model=gpt-3.5-turbo-0125',
     });
     expect(path.basename(samples!)).toBe('model__gpt-3.5-turbo-0125_arith.jsonl');
-    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run] = await importLmEval(unitOf(results, samples!), importContext());
     expect(run!.condition.name).toBe('gpt-3.5-turbo-0125');
     expect(run!.settings.model).toMatchObject({
       id: 'gpt-3.5-turbo-0125',
@@ -323,7 +316,7 @@ describe('importLmEval', () => {
     Object.assign(doc.config, { limit: 50, gen_kwargs: 'temperature=0.7' });
     Object.assign(doc, { chat_template_sha: 'c0ffee', system_instruction: 'Be terse.' });
     fs.writeFileSync(results, JSON.stringify(doc));
-    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run] = await importLmEval(unitOf(results, samples!), importContext());
     expect(run!.settings.config).toMatchObject({
       model_args: { pretrained: 'org/model-a', dtype: 'bfloat16' },
       batch_size: '8',
@@ -346,7 +339,7 @@ describe('importLmEval', () => {
   it('imports samples without a results file as a run of its own, with a warning', async () => {
     const { samples } = writeLmEval(dir);
     const orphan: SourceUnit = { path: samples!, kind: 'lm-eval', files: [samples!] };
-    const [run, ...rest] = await importLmEval(orphan, ctx());
+    const [run, ...rest] = await importLmEval(orphan, importContext());
     expect(rest).toEqual([]);
     expect(run).toMatchObject({
       experiment: { id: 'lm-eval:arith', name: 'arith' },
@@ -367,14 +360,14 @@ describe('importLmEval', () => {
     const lines = fs.readFileSync(samples!, 'utf8').trim().split('\n');
     lines[0] = lines[0]!.replace('"exact_match":1', '"exact_match":-Infinity');
     fs.writeFileSync(samples!, lines.join('\n'));
-    const [run] = await importLmEval(unitOf(results, samples!), ctx());
+    const [run] = await importLmEval(unitOf(results, samples!), importContext());
     expect(run!.metrics['exact_match_stderr,none']).toBeNaN();
     expect(run!.examples[0]!.fields['exact_match,none']).toBe(-Infinity);
   });
 
   it('rejects a file that is not lm-eval results', async () => {
     const file = writeFile(dir, 'results_2026-01-01T00-00-00.json', '{"results": [1]}');
-    expect(await problemOf(importLmEval(unitOf(file), ctx()))).toMatch(
+    expect(await importProblemMessage(importLmEval(unitOf(file), importContext()))).toMatch(
       /not an lm-evaluation-harness results file/,
     );
   });

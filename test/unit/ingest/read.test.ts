@@ -6,28 +6,20 @@ import {
   firstInvalidUtf8,
   parseJson,
   parsePythonJson,
-  readJsonLines,
   readTextFile,
 } from '../../../electron/core/ingest/read';
+import { readJsonLines } from '../../../electron/core/ingest/json-lines';
 import { countNonFinite } from '../../../electron/core/ingest/non-finite';
 import { ImportProblem } from '../../../electron/core/ingest/types';
 import { writeFile } from '../../fixtures/formats';
 import { zstdFrame } from '../../fixtures/zstd';
 import { tempDir } from '../../fixtures/tmp';
+import { importProblemMessage } from '../../fixtures/import';
 
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempDir()));
 afterEach(() => cleanup());
-
-async function problemOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ImportProblem);
-  return (error as ImportProblem).message;
-}
 
 function parseProblem(text: string, label?: string): string {
   try {
@@ -51,13 +43,13 @@ describe('readTextFile', () => {
       'bad.json',
       Buffer.concat([Buffer.from('{"a":"ok'), Buffer.from([0xff]), Buffer.from('"}')]),
     );
-    expect(await problemOf(readTextFile(file))).toBe(
+    expect(await importProblemMessage(readTextFile(file))).toBe(
       'not valid UTF-8 text (first bad byte at offset 8)',
     );
   });
 
   it('rejects an empty file', async () => {
-    expect(await problemOf(readTextFile(writeFile(dir, 'empty.json', '')))).toBe(
+    expect(await importProblemMessage(readTextFile(writeFile(dir, 'empty.json', '')))).toBe(
       'the file is empty',
     );
   });
@@ -68,24 +60,26 @@ describe('readTextFile', () => {
       'results_2026-01-01T00-00-00.json',
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d]),
     );
-    expect(await problemOf(readTextFile(file))).toBe('binary data, not a text run file');
+    expect(await importProblemMessage(readTextFile(file))).toBe('binary data, not a text run file');
   });
 
   it('says when a file is UTF-16 rather than UTF-8', async () => {
     const file = writeFile(dir, 'u16.json', Buffer.from('\ufeff{}', 'utf16le'));
-    expect(await problemOf(readTextFile(file))).toMatch(/UTF-16 text; save it as UTF-8/);
+    expect(await importProblemMessage(readTextFile(file))).toMatch(/UTF-16 text; save it as UTF-8/);
   });
 
   it('enforces the size cap with both sizes in the message', async () => {
     const file = writeFile(dir, 'big.json', 'x'.repeat(3000));
-    expect(await problemOf(readTextFile(file, { maxBytes: 2048 }))).toBe(
+    expect(await importProblemMessage(readTextFile(file, { maxBytes: 2048 }))).toBe(
       'the file is 2.9 KB, over the 2 KB limit for one file; write the run as several smaller files and index again',
     );
   });
 
   it('explains a missing file and a folder', async () => {
-    expect(await problemOf(readTextFile(path.join(dir, 'gone.json')))).toMatch(/no longer exists/);
-    expect(await problemOf(readTextFile(dir))).toMatch(/folder, not a file/);
+    expect(await importProblemMessage(readTextFile(path.join(dir, 'gone.json')))).toMatch(
+      /no longer exists/,
+    );
+    expect(await importProblemMessage(readTextFile(dir))).toMatch(/folder, not a file/);
   });
 
   // We run as root, so chmod 000 cannot make a real EACCES; the mapping is tested directly.
@@ -222,9 +216,11 @@ describe('readJsonLines', () => {
 
   it('fails on a bad line in the middle, naming it', async () => {
     const file = writeFile(dir, 'a.jsonl', '{"a":1}\n{"a":\n{"a":3}\n');
-    expect(await problemOf(collect(file))).toBe('line 2, column 6: unexpected end of JSON');
+    expect(await importProblemMessage(collect(file))).toBe(
+      'line 2, column 6: unexpected end of JSON',
+    );
     const nan = writeFile(dir, 'b.jsonl', '{"a":1}\n{"a":NaN}\n{"a":3}\n');
-    expect(await problemOf(collect(nan))).toBe(
+    expect(await importProblemMessage(collect(nan))).toBe(
       'NaN is not valid JSON (line 2); the producer wrote a non-finite number',
     );
   });
@@ -235,13 +231,17 @@ describe('readJsonLines', () => {
       'a.jsonl',
       Buffer.concat([Buffer.from('{"a":"'), Uint8Array.of(0xfe), Buffer.from('"}\n{"a":2}\n')]),
     );
-    expect(await problemOf(collect(file))).toMatch(/^line 1 is not valid UTF-8 text/);
+    expect(await importProblemMessage(collect(file))).toMatch(/^line 1 is not valid UTF-8 text/);
   });
 
   it('rejects an empty file and a too-deep record', async () => {
-    expect(await problemOf(collect(writeFile(dir, 'e.jsonl', '')))).toBe('the file is empty');
+    expect(await importProblemMessage(collect(writeFile(dir, 'e.jsonl', '')))).toBe(
+      'the file is empty',
+    );
     const deep = writeFile(dir, 'd.jsonl', `{"a":1}\n${'['.repeat(600)}${']'.repeat(600)}\n`);
-    expect(await problemOf(collect(deep))).toBe('line 2: nested more than 512 levels deep');
+    expect(await importProblemMessage(collect(deep))).toBe(
+      'line 2: nested more than 512 levels deep',
+    );
   });
 
   it('decompresses .zst streams, across block boundaries', async () => {
@@ -267,7 +267,7 @@ describe('readJsonLines', () => {
     expect(seen.length).toBeGreaterThanOrEqual(1);
     expect(warnings.join('\n')).toMatch(/zstd stream ends early/);
     const damaged = writeFile(dir, 'bad.jsonl.zst', Buffer.from('this is not zstd at all\n'));
-    expect(await problemOf(collect(damaged))).toMatch(/zstd-compressed data is damaged/);
+    expect(await importProblemMessage(collect(damaged))).toMatch(/zstd-compressed data is damaged/);
   });
 
   it('stops when aborted, without calling it a problem', async () => {
@@ -282,7 +282,9 @@ describe('readJsonLines', () => {
   });
 
   it('reads a missing file as a problem', async () => {
-    expect(await problemOf(collect(path.join(dir, 'none.jsonl')))).toMatch(/no longer exists/);
+    expect(await importProblemMessage(collect(path.join(dir, 'none.jsonl')))).toMatch(
+      /no longer exists/,
+    );
     expect(fs.existsSync(path.join(dir, 'none.jsonl'))).toBe(false);
   });
 });

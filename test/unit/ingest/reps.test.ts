@@ -11,11 +11,11 @@ import {
   writeTinyZstdRun,
   type RepsRunOptions,
 } from '../../fixtures/reps';
+import { importContext } from '../../fixtures/import';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-reps-'));
 let dataDir = '';
 let counter = 0;
-const ctx = () => ({ signal: new AbortController().signal });
 
 beforeEach(() => {
   counter += 1;
@@ -46,7 +46,7 @@ const inspectRun: Omit<RepsRunOptions, 'dataDir'> = {
 };
 
 async function importOne(unit: SourceUnit) {
-  const runs = await importRepsRun(unit, ctx());
+  const runs = await importRepsRun(unit, importContext());
   expect(runs).toHaveLength(1);
   return runs[0]!;
 }
@@ -207,7 +207,7 @@ describe('importRepsRun', () => {
     const bytes = fs.readFileSync(file);
     bytes[4] = 0xff; // frame header descriptor with its reserved bit set
     fs.writeFileSync(file, bytes);
-    const error = await importRepsRun(unit, ctx()).catch((e: unknown) => e);
+    const error = await importRepsRun(unit, importContext()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportProblem);
     expect((error as ImportProblem).message).toMatch(/^events\.jsonl\.zst: /);
     expect((error as ImportProblem).importer).toBe('reps');
@@ -240,7 +240,7 @@ describe('importRepsRun', () => {
       unit.files.find((f) => f.endsWith('run.json'))!,
       '{"identity": {',
     );
-    const error = await importRepsRun(unit, ctx()).catch((e: unknown) => e);
+    const error = await importRepsRun(unit, importContext()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ImportProblem);
     expect((error as ImportProblem).message).toMatch(/^run\.json is not valid JSON/);
     expect((error as ImportProblem).importer).toBe('reps');
@@ -254,9 +254,9 @@ describe('importRepsRun', () => {
   });
 
   it('refuses a folder with neither file', async () => {
-    await expect(importRepsRun({ path: root, kind: 'reps-run', files: [] }, ctx())).rejects.toThrow(
-      ImportProblem,
-    );
+    await expect(
+      importRepsRun({ path: root, kind: 'reps-run', files: [] }, importContext()),
+    ).rejects.toThrow(ImportProblem);
   });
 
   it('trusts the stream over a card that disagrees with it', async () => {

@@ -11,7 +11,8 @@ import {
   type Reproduces,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
-import { parseJson, readJsonLines, readTextFile } from '../read';
+import { readJsonLines } from '../json-lines';
+import { parseJson, readTextFile } from '../read';
 import { MAX_EXAMPLES_PER_RUN, tooManyExamples } from '../limits';
 import { ImportProblem, type ImportContext } from '../types';
 import {

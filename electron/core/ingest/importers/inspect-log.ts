@@ -1,10 +1,13 @@
 import { basename, dirname } from 'node:path';
 import {
   namedCondition,
+  namedExperiment,
   type ImportedExample,
+  type ImportedExperiment,
   type ImportedRun,
   type JsonObject,
   type MetricDefinition,
+  type RunSettings,
   type RunState,
 } from '../../../../shared/model';
 import type { Trace } from '../../../../shared/trace';
@@ -195,10 +198,100 @@ function metricsOf(
   return { metrics, definitions };
 }
 
+/** Experiment = the task; a new task_version is a new experiment (its samples or scoring changed). */
+function inspectExperiment(spec: Record<string, unknown>): ImportedExperiment {
+  const task = str(spec.task) ?? 'unknown-task';
+  const version = spec.task_version;
+  const unversioned = version === undefined || version === null || version === 0 || version === '0';
+  return namedExperiment(
+    unversioned ? task : `${task}@${String(version)}`,
+    str(spec.task_display_name) ?? task,
+  );
+}
+
+/** The generate config without transport settings; logs before ~0.3.50 kept it in the plan. */
+function generationOf(
+  spec: Record<string, unknown>,
+  plan: Record<string, unknown>,
+): JsonObject | null {
+  return nonEmptyObject(
+    Object.fromEntries(
+      Object.entries({
+        ...(jsonObject(plan.config) ?? {}),
+        ...(jsonObject(spec.model_generate_config) ?? {}),
+      }).filter(([key]) => !TRANSPORT_KEYS.has(key)),
+    ),
+  );
+}
+
+/** run_id is shared by every task of one eval() call; eval_id (newer logs) is per task. */
+function runIdOf(spec: Record<string, unknown>, path: string): string {
+  return (
+    str(spec.eval_id) ??
+    ([str(spec.run_id), str(spec.task_id)].filter(Boolean).join(':') || basename(path))
+  );
+}
+
+function inspectSettings(
+  spec: Record<string, unknown>,
+  plan: Record<string, unknown>,
+  generation: JsonObject | null,
+  epochs: number | null,
+): RunSettings {
+  const dataset = isRecord(spec.dataset) ? spec.dataset : {};
+  return {
+    model: compact({
+      id: str(spec.model) ?? 'unknown-model',
+      args: nonEmptyObject(spec.model_args),
+      roles: nonEmptyObject(spec.model_roles),
+      base_url: spec.model_base_url,
+    }),
+    dataset: nonEmptyObject(
+      compact({
+        id: str(dataset.name) ?? str(dataset.location),
+        location: dataset.location,
+        revision: dataset.revision,
+        samples: dataset.samples,
+        shuffled: dataset.shuffled,
+      }),
+    ),
+    sae: null,
+    intervention: null,
+    generation,
+    config: evalConfig(spec, plan, epochs),
+    params: null,
+  };
+}
+
+function inspectProvenance(
+  log: Record<string, unknown>,
+  spec: Record<string, unknown>,
+  status: string,
+): JsonObject {
+  const stats = isRecord(log.stats) ? log.stats : {};
+  const results = isRecord(log.results) ? log.results : {};
+  return compact({
+    status,
+    eval_id: spec.eval_id,
+    run_id: spec.run_id,
+    eval_set_id: spec.eval_set_id,
+    task_id: spec.task_id,
+    task_file: spec.task_file,
+    task_registry_name: spec.task_registry_name,
+    created: spec.created,
+    revision: isRecord(spec.revision) ? spec.revision : null,
+    packages: spec.packages,
+    model_base_url: spec.model_base_url,
+    model_usage: stats.model_usage,
+    total_samples: results.total_samples,
+    completed_samples: results.completed_samples,
+    error: isRecord(log.error) ? log.error.message : null,
+  });
+}
+
 /**
- * An EvalLog header plus its examples as one run. Experiment = the task (a
- * new task_version is a new experiment: its samples or scoring changed); project = the folder
- * the log sits in, the way people group their evals on disk.
+ * An EvalLog header plus its examples as one run. Project = the folder the log sits in, the way
+ * people group their evals on disk.
  */
 export function buildInspectRun(
   log: Record<string, unknown>,
@@ -213,72 +306,25 @@ export function buildInspectRun(
   const plan = isRecord(log.plan) ? log.plan : {};
   const stats = isRecord(log.stats) ? log.stats : {};
   const results = isRecord(log.results) ? log.results : {};
-  const dataset = isRecord(spec.dataset) ? spec.dataset : {};
   const revision = isRecord(spec.revision) ? spec.revision : null;
 
-  const task = str(spec.task) ?? 'unknown-task';
-  const version = spec.task_version;
-  const experimentId =
-    version === undefined || version === null || version === 0 || version === '0'
-      ? task
-      : `${task}@${String(version)}`;
   const status = str(log.status) ?? 'unknown';
   const warning = statusWarning(status, log);
   if (warning) warnings.push(warning);
   if (log.invalidated === true) warnings.push('the log is marked invalidated');
 
   const model = str(spec.model) ?? 'unknown-model';
-  // Logs before ~0.3.50 kept the generate config in the plan.
-  const generation = nonEmptyObject(
-    Object.fromEntries(
-      Object.entries({
-        ...(jsonObject(plan.config) ?? {}),
-        ...(jsonObject(spec.model_generate_config) ?? {}),
-      }).filter(([key]) => !TRANSPORT_KEYS.has(key)),
-    ),
-  );
-  // run_id is shared by every task of one eval() call; eval_id (newer logs) is per task.
-  const runId =
-    str(spec.eval_id) ??
-    ([str(spec.run_id), str(spec.task_id)].filter(Boolean).join(':') || basename(path));
+  const generation = generationOf(spec, plan);
   const { metrics, definitions } = metricsOf(log, results, examples);
 
   return {
-    runId,
+    runId: runIdOf(spec, path),
     format: 'inspect',
     formatVersion: int(log.version) !== null ? String(log.version) : null,
-    project: basename(dirname(path)) || task,
-    experiment: {
-      id: experimentId,
-      name: str(spec.task_display_name) ?? task,
-      question: null,
-      claim: null,
-      deviations: [],
-      reproduces: null,
-    },
+    project: basename(dirname(path)) || (str(spec.task) ?? 'unknown-task'),
+    experiment: inspectExperiment(spec),
     condition: namedCondition(conditionName(model, spec, generation)),
-    settings: {
-      model: compact({
-        id: model,
-        args: nonEmptyObject(spec.model_args),
-        roles: nonEmptyObject(spec.model_roles),
-        base_url: spec.model_base_url,
-      }),
-      dataset: nonEmptyObject(
-        compact({
-          id: str(dataset.name) ?? str(dataset.location),
-          location: dataset.location,
-          revision: dataset.revision,
-          samples: dataset.samples,
-          shuffled: dataset.shuffled,
-        }),
-      ),
-      sae: null,
-      intervention: null,
-      generation,
-      config: evalConfig(spec, plan, epochsOf(log, epochs)),
-      params: null,
-    },
+    settings: inspectSettings(spec, plan, generation, epochsOf(log, epochs)),
     codeCommit: revision ? str(revision.commit) : null,
     startedAt: utcIso(stats.started_at) ?? utcIso(spec.created),
     finishedAt: status === 'started' ? null : utcIso(stats.completed_at),
@@ -286,23 +332,7 @@ export function buildInspectRun(
     seed: int(generation?.seed) ?? int(jsonObject(spec.config)?.seed),
     metrics,
     metricDefinitions: definitions,
-    provenance: compact({
-      status,
-      eval_id: spec.eval_id,
-      run_id: spec.run_id,
-      eval_set_id: spec.eval_set_id,
-      task_id: spec.task_id,
-      task_file: spec.task_file,
-      task_registry_name: spec.task_registry_name,
-      created: spec.created,
-      revision,
-      packages: spec.packages,
-      model_base_url: spec.model_base_url,
-      model_usage: stats.model_usage,
-      total_samples: results.total_samples,
-      completed_samples: results.completed_samples,
-      error: isRecord(log.error) ? log.error.message : null,
-    }),
+    provenance: inspectProvenance(log, spec, status),
     warnings,
     examples,
     ...(traces.size > 0 ? { traces } : {}),

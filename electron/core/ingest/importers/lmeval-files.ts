@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { parsePythonJson, readHead, readJsonLines, readTextFile } from '../read';
+import { readJsonLines } from '../json-lines';
+import { parsePythonJson, readHead, readTextFile } from '../read';
 import { ImportProblem, type ImportContext } from '../types';
 
 /**

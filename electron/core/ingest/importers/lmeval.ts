@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   emptySettings,
   namedCondition,
+  namedExperiment,
   type ImportedRun,
   type JsonObject,
   type MetricDefinition,
@@ -85,14 +86,7 @@ function hintsOf(taskConfig: JsonObject): TaskHints {
 /** Runs of one task are one experiment wherever their files sit; the task version is part of it. */
 function experimentOf(task: string, version: unknown): ImportedRun['experiment'] {
   const known = typeof version === 'number' || (typeof version === 'string' && version !== '');
-  return {
-    id: known ? `lm-eval:${task}@${String(version)}` : `lm-eval:${task}`,
-    name: task,
-    question: null,
-    claim: null,
-    deviations: [],
-    reproduces: null,
-  };
+  return namedExperiment(known ? `lm-eval:${task}@${String(version)}` : `lm-eval:${task}`, task);
 }
 
 interface SamplesRead {
@@ -117,6 +111,11 @@ async function readSamples(
   return { merger, warnings };
 }
 
+/** The value a results file keeps for one task under `key` (configs, versions, n-shot…). */
+function perTask(doc: Record<string, unknown>, key: string, task: string): unknown {
+  return isRecord(doc[key]) ? doc[key][task] : undefined;
+}
+
 /** Everything recorded that can tell two runs of a task apart. */
 function settingsOf(
   doc: Record<string, unknown>,
@@ -124,9 +123,8 @@ function settingsOf(
   modelId: string,
   modelArgs: JsonObject | null,
 ): RunSettings {
-  const perTask = (key: string): unknown => (isRecord(doc[key]) ? doc[key][task] : undefined);
   const config = jsonObject(doc.config) ?? {};
-  const taskConfig = jsonObject(perTask('configs')) ?? {};
+  const taskConfig = jsonObject(perTask(doc, 'configs', task)) ?? {};
   const settings = emptySettings();
   settings.model = compact({
     id: modelId,
@@ -153,8 +151,8 @@ function settingsOf(
   const chatTemplate = str(doc.chat_template);
   settings.config = compact({
     model_args: modelArgs,
-    num_fewshot: perTask('n-shot'),
-    task_version: perTask('versions'),
+    num_fewshot: perTask(doc, 'n-shot', task),
+    task_version: perTask(doc, 'versions', task),
     output_type: taskConfig.output_type,
     metric_list: taskConfig.metric_list,
     batch_size: config.batch_size,
@@ -174,6 +172,140 @@ function settingsOf(
   return settings;
 }
 
+/** What a results file says of the whole evaluation, shared by the runs of its tasks. */
+interface Evaluation {
+  doc: Record<string, unknown>;
+  resultsFile: string;
+  modelArgs: JsonObject | null;
+  modelId: string;
+  project: string;
+  dateId: string | null;
+  started: number | null;
+  duration: number | null;
+}
+
+function evaluationOf(doc: Record<string, unknown>, resultsFile: string): Evaluation {
+  const config = jsonObject(doc.config) ?? {};
+  const modelArgs = keyValuesOf(config.model_args);
+  const folder = path.dirname(path.resolve(resultsFile));
+  return {
+    doc,
+    resultsFile,
+    modelArgs,
+    // API models name the model in model_args ("model=gpt-4o-mini"), local ones as "pretrained".
+    modelId:
+      str(doc.model_name) ??
+      str(modelArgs?.pretrained) ??
+      str(modelArgs?.model) ??
+      str(config.model) ??
+      'unknown model',
+    // <output_path>/<model_name_sanitized>/results_*.json: the output folder is the project.
+    project: path.basename(
+      path.basename(folder) === doc.model_name_sanitized ? path.dirname(folder) : folder,
+    ),
+    dateId: resultsDateId(path.basename(resultsFile)),
+    started: num(doc.date),
+    duration: num(numeric(doc.total_evaluation_time_seconds)),
+  };
+}
+
+/** Which task each samples file belongs to, and a warning for each that names none. */
+function samplesByTask(
+  files: string[],
+  tasks: string[],
+  modelArgs: string | null,
+): { byTask: Map<string, string[]>; warnings: string[] } {
+  const byTask = new Map<string, string[]>();
+  const warnings: string[] = [];
+  for (const file of files) {
+    const task = taskOfSamplesFile(path.basename(file), tasks, modelArgs);
+    if (task !== null) byTask.set(task, [...(byTask.get(task) ?? []), file]);
+    else
+      warnings.push(`${path.basename(file)} names no task in this results file and was not read`);
+  }
+  return { byTask, warnings };
+}
+
+/** A task with no samples file, or a samples file that disagrees with the results' count. */
+function coverageWarnings(
+  doc: Record<string, unknown>,
+  task: string,
+  hasSamples: boolean,
+  isGroup: boolean,
+  documents: number,
+): string[] {
+  const warnings: string[] = [];
+  if (!hasSamples && !isGroup) {
+    warnings.push(
+      `no samples_${task}_*.jsonl beside the results, so this run has metrics but no examples (lm_eval writes them with --log_samples)`,
+    );
+  }
+  const effective = num(jsonObject(perTask(doc, 'n-samples', task))?.effective);
+  if (documents > 0 && effective !== null && effective !== documents) {
+    warnings.push(
+      `the results count ${effective} samples but the samples file has ${documents} documents`,
+    );
+  }
+  return warnings;
+}
+
+async function taskRun(
+  evaluation: Evaluation,
+  task: string,
+  metrics: JsonObject,
+  samples: { files: string[] | undefined; warnings: string[] },
+  ctx: ImportContext,
+): Promise<ImportedRun> {
+  const { doc, resultsFile, modelArgs, modelId, dateId, started, duration } = evaluation;
+  const config = jsonObject(doc.config) ?? {};
+  const taskConfig = jsonObject(perTask(doc, 'configs', task)) ?? {};
+  const { merger, warnings: readWarnings } = await readSamples(
+    samples.files ?? [],
+    hintsOf(taskConfig),
+    ctx,
+  );
+  const examples = [...merger.docs.values()];
+  const subtasks = perTask(doc, 'group_subtasks', task);
+  const isGroup = Array.isArray(subtasks) && subtasks.length > 0;
+  const { alias: _alias, ...reported } = metrics;
+  const fields = new Set(examples.flatMap((example) => Object.keys(example.fields)));
+  const identity = `${dateId ?? started ?? resultsFile}|${modelId}|${JSON.stringify(modelArgs)}|${task}`;
+  return {
+    runId: `lm-eval-${sha256Text(identity).slice(0, 24)}`,
+    format: 'lm-eval',
+    formatVersion: str(doc.lm_eval_version),
+    project: evaluation.project,
+    experiment: experimentOf(task, perTask(doc, 'versions', task)),
+    condition: namedCondition(modelId),
+    settings: settingsOf(doc, task, modelId, modelArgs),
+    codeCommit: str(doc.git_hash),
+    startedAt: isoFromSeconds(started),
+    finishedAt: started !== null && duration !== null ? isoFromSeconds(started + duration) : null,
+    state: 'completed',
+    seed: int(config.random_seed),
+    metrics: reported,
+    metricDefinitions: definitionsOf(
+      reported,
+      jsonObject(perTask(doc, 'higher_is_better', task)) ?? {},
+      fields,
+    ),
+    provenance: compact({
+      producer: compact({ name: 'lm-evaluation-harness', version: str(doc.lm_eval_version) }),
+      transformers_version: doc.transformers_version,
+      model_source: doc.model_source,
+      task_hash: perTask(doc, 'task_hashes', task),
+      n_samples: perTask(doc, 'n-samples', task),
+      subtasks: isGroup ? subtasks : null,
+    }),
+    warnings: [
+      ...samples.warnings,
+      ...readWarnings,
+      ...coverageWarnings(doc, task, samples.files !== undefined, isGroup, examples.length),
+    ],
+    examples,
+  };
+}
+
 async function importResults(
   unit: SourceUnit,
   ctx: ImportContext,
@@ -185,95 +317,14 @@ async function importResults(
       'not an lm-evaluation-harness results file (it needs "results" and "versions" objects)',
     );
   }
-  const doc = value as Record<string, unknown>;
-  const perTask = (key: string, task: string): unknown =>
-    isRecord(doc[key]) ? doc[key][task] : undefined;
-  const results = doc.results as Record<string, JsonObject>;
-  const config = jsonObject(doc.config) ?? {};
-  const modelArgs = keyValuesOf(config.model_args);
-  // API models name the model in model_args ("model=gpt-4o-mini"), local ones as "pretrained".
-  const modelId =
-    str(doc.model_name) ??
-    str(modelArgs?.pretrained) ??
-    str(modelArgs?.model) ??
-    str(config.model) ??
-    'unknown model';
-  const dateId = resultsDateId(path.basename(resultsFile));
-  const folder = path.dirname(path.resolve(resultsFile));
-  // <output_path>/<model_name_sanitized>/results_*.json: the output folder is the project.
-  const project = path.basename(
-    path.basename(folder) === doc.model_name_sanitized ? path.dirname(folder) : folder,
-  );
-  const started = num(doc.date);
-  const duration = num(numeric(doc.total_evaluation_time_seconds));
-
-  const tasks = Object.keys(results);
-  const samplesByTask = new Map<string, string[]>();
-  const warnings: string[] = [];
-  for (const file of sampleFiles) {
-    const task = taskOfSamplesFile(path.basename(file), tasks, str(config.model_args));
-    if (task !== null) samplesByTask.set(task, [...(samplesByTask.get(task) ?? []), file]);
-    else
-      warnings.push(`${path.basename(file)} names no task in this results file and was not read`);
-  }
-
+  const evaluation = evaluationOf(value as Record<string, unknown>, resultsFile);
+  const results = evaluation.doc.results as Record<string, JsonObject>;
+  const modelArgsText = str(jsonObject(evaluation.doc.config)?.model_args);
+  const { byTask, warnings } = samplesByTask(sampleFiles, Object.keys(results), modelArgsText);
   const runs: ImportedRun[] = [];
   for (const [task, metrics] of Object.entries(results)) {
-    const taskConfig = jsonObject(perTask('configs', task)) ?? {};
-    const { merger, warnings: readWarnings } = await readSamples(
-      samplesByTask.get(task) ?? [],
-      hintsOf(taskConfig),
-      ctx,
-    );
-    const runWarnings = [...warnings, ...readWarnings];
-    const examples = [...merger.docs.values()];
-    const subtasks = perTask('group_subtasks', task);
-    const isGroup = Array.isArray(subtasks) && subtasks.length > 0;
-    if (!samplesByTask.has(task) && !isGroup) {
-      runWarnings.push(
-        `no samples_${task}_*.jsonl beside the results, so this run has metrics but no examples (lm_eval writes them with --log_samples)`,
-      );
-    }
-    const effective = num(jsonObject(perTask('n-samples', task))?.effective);
-    if (examples.length > 0 && effective !== null && effective !== examples.length) {
-      runWarnings.push(
-        `the results count ${effective} samples but the samples file has ${examples.length} documents`,
-      );
-    }
-
-    const { alias: _alias, ...reported } = metrics;
-    const fields = new Set(examples.flatMap((example) => Object.keys(example.fields)));
-    const identity = `${dateId ?? started ?? resultsFile}|${modelId}|${JSON.stringify(modelArgs)}|${task}`;
-    runs.push({
-      runId: `lm-eval-${sha256Text(identity).slice(0, 24)}`,
-      format: 'lm-eval',
-      formatVersion: str(doc.lm_eval_version),
-      project,
-      experiment: experimentOf(task, perTask('versions', task)),
-      condition: namedCondition(modelId),
-      settings: settingsOf(doc, task, modelId, modelArgs),
-      codeCommit: str(doc.git_hash),
-      startedAt: isoFromSeconds(started),
-      finishedAt: started !== null && duration !== null ? isoFromSeconds(started + duration) : null,
-      state: 'completed',
-      seed: int(config.random_seed),
-      metrics: reported,
-      metricDefinitions: definitionsOf(
-        reported,
-        jsonObject(perTask('higher_is_better', task)) ?? {},
-        fields,
-      ),
-      provenance: compact({
-        producer: compact({ name: 'lm-evaluation-harness', version: str(doc.lm_eval_version) }),
-        transformers_version: doc.transformers_version,
-        model_source: doc.model_source,
-        task_hash: perTask('task_hashes', task),
-        n_samples: perTask('n-samples', task),
-        subtasks: isGroup ? subtasks : null,
-      }),
-      warnings: runWarnings,
-      examples,
-    });
+    const samples = { files: byTask.get(task), warnings };
+    runs.push(await taskRun(evaluation, task, metrics, samples, ctx));
   }
   return runs;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   emptySettings,
   namedCondition,
+  namedExperiment,
   type ImportedExample,
   type ImportedRun,
   type JsonObject,
@@ -145,21 +146,46 @@ function definitionsFor(metrics: JsonObject): Record<string, MetricDefinition> {
   return out;
 }
 
-export function importPromptfoo(value: unknown, src: { path: string }): ImportedRun[] {
-  if (!isPromptfooOutput(value)) throw new ImportProblem('not a promptfoo output file');
-  const file = value as Record<string, unknown>;
+/** What one export says of all its columns (runs). */
+interface Export {
+  file: Record<string, unknown>;
+  summary: Record<string, unknown>;
+  config: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  prompts: unknown[];
+  path: string;
+  /** The evalId, or the file's path when the export has none. */
+  runKey: string;
+  suite: string;
+  distinctPrompts: number;
+}
+
+function exportOf(file: Record<string, unknown>, src: { path: string }): Export {
   const summary = file.results as Record<string, unknown>;
-  const config = isRecord(file.config) ? file.config : {};
-  const metadata = isRecord(file.metadata) ? file.metadata : {};
   const head = isRecord(summary.table) && isRecord(summary.table.head) ? summary.table.head : {};
-  const promptList: unknown[] = Array.isArray(summary.prompts)
+  const prompts: unknown[] = Array.isArray(summary.prompts)
     ? summary.prompts
     : Array.isArray(head.prompts)
       ? head.prompts
       : [];
+  return {
+    file,
+    summary,
+    config: isRecord(file.config) ? file.config : {},
+    metadata: isRecord(file.metadata) ? file.metadata : {},
+    prompts,
+    path: src.path,
+    runKey: str(file.evalId) ?? sha256Text(path.resolve(src.path)).slice(0, 16),
+    suite: suiteKey(summary.results as Record<string, unknown>[]),
+    distinctPrompts: new Set(prompts.map((p) => (isRecord(p) ? (str(p.id) ?? str(p.raw)) : null)))
+      .size,
+  };
+}
 
+/** The results grouped by promptIdx, in promptIdx order. */
+function columnsOf(results: unknown[]): Column[] {
   const columns = new Map<number, Column>();
-  (summary.results as unknown[]).forEach((result, index) => {
+  results.forEach((result, index) => {
     if (!isRecord(result)) {
       throw new ImportProblem(
         `results.results[${index}] should be an object, but it is ${describeType(result)}`,
@@ -170,82 +196,100 @@ export function importPromptfoo(value: unknown, src: { path: string }): Imported
     column.results.push(result);
     columns.set(promptIdx, column);
   });
+  return [...columns.values()].sort((a, b) => a.promptIdx - b.promptIdx);
+}
 
-  const evalId = str(file.evalId);
-  const description = str(config.description);
-  const runKey = evalId ?? sha256Text(path.resolve(src.path)).slice(0, 16);
-  const suite = suiteKey(summary.results as Record<string, unknown>[]);
-  const distinctPrompts = new Set(
-    promptList.map((p) => (isRecord(p) ? (str(p.id) ?? str(p.raw)) : null)),
-  );
+/** Repeated tests (--repeat, identical vars) keep every answer under a numbered id. */
+function numberedExamples(results: Record<string, unknown>[]): {
+  examples: ImportedExample[];
+  warnings: string[];
+} {
+  const seen = new Map<string, number>();
+  const examples = results.map((result) => {
+    const example = exampleOf(result);
+    const repeat = (seen.get(example.id) ?? 0) + 1;
+    seen.set(example.id, repeat);
+    if (repeat > 1) example.id = `${example.id}#${repeat}`;
+    return example;
+  });
+  const repeated = [...seen.values()].filter((n) => n > 1).length;
+  const warnings =
+    repeated > 0
+      ? [`${repeated} test(s) appear more than once; repeats are numbered "#2", "#3", …`]
+      : [];
+  return { examples, warnings };
+}
+
+/**
+ * The provider's label or id, with the prompt when the export ran several, unique within the
+ * export (`names` holds those already given).
+ */
+function conditionNameOf(
+  provider: { id: string; label: string | null },
+  promptLabel: string | null,
+  column: Column,
+  distinctPrompts: number,
+  names: Set<string>,
+): string {
+  let name = provider.label ?? provider.id;
+  if (distinctPrompts > 1 && promptLabel) name = `${name} | ${clip(promptLabel, 60)}`;
+  if (names.has(name)) name = `${name} #${column.promptIdx}`;
+  names.add(name);
+  return name;
+}
+
+function columnRun(source: Export, column: Column, names: Set<string>): ImportedRun {
+  const { file, summary, config, metadata } = source;
+  const promptEntry = source.prompts[column.promptIdx];
+  const prompt = isRecord(promptEntry) ? promptEntry : {};
+  const provider = providerOf(column.results[0]!, prompt);
+  const promptLabel = str(prompt.label) ?? str(prompt.raw);
+  const name = conditionNameOf(provider, promptLabel, column, source.distinctPrompts, names);
+  const { examples, warnings } = numberedExamples(column.results);
   const providers = Array.isArray(config.providers) ? config.providers : [];
+  const providerEntry = providers.find((p) => isRecord(p) && p.id === provider.id);
+  const providerConfig = isRecord(providerEntry) ? jsonObject(providerEntry.config) : null;
+  const metrics = metricsOf(prompt);
+  const settings = emptySettings();
+  settings.model = compact({ id: provider.id, label: provider.label });
+  settings.config = providerConfig;
+  settings.params = compact({ prompt: promptLabel });
+  const evalId = str(file.evalId);
+  return {
+    runId: `promptfoo-${sha256Text(`${source.runKey}|${column.promptIdx}|${provider.id}`).slice(0, 24)}`,
+    format: 'promptfoo',
+    formatVersion: String(summary.version),
+    project: path.basename(path.dirname(path.resolve(source.path))),
+    experiment: namedExperiment(
+      `promptfoo:${source.suite}`,
+      str(config.description) ?? evalId ?? path.basename(source.path),
+    ),
+    condition: namedCondition(name),
+    settings,
+    codeCommit: null,
+    startedAt: utcIso(summary.timestamp) ?? utcIso(metadata.evaluationCreatedAt),
+    finishedAt: null,
+    state: 'completed',
+    seed: seedOf(null, providerConfig),
+    metrics,
+    metricDefinitions: definitionsFor(metrics),
+    provenance: compact({
+      producer: compact({ name: 'promptfoo', version: str(metadata.promptfooVersion) }),
+      eval_id: evalId,
+      shareable_url: str(file.shareableUrl),
+      exported_at: str(metadata.exportedAt),
+    }),
+    warnings,
+    examples,
+  };
+}
+
+export function importPromptfoo(value: unknown, src: { path: string }): ImportedRun[] {
+  if (!isPromptfooOutput(value)) throw new ImportProblem('not a promptfoo output file');
+  const file = value as Record<string, unknown>;
+  // Grouping checks that every result is an object, which the suite key relies on.
+  const columns = columnsOf((file.results as Record<string, unknown>).results as unknown[]);
+  const source = exportOf(file, src);
   const names = new Set<string>();
-
-  return [...columns.values()]
-    .sort((a, b) => a.promptIdx - b.promptIdx)
-    .map((column): ImportedRun => {
-      const promptEntry = promptList[column.promptIdx];
-      const prompt = isRecord(promptEntry) ? promptEntry : {};
-      const provider = providerOf(column.results[0]!, prompt);
-      const promptLabel = str(prompt.label) ?? str(prompt.raw);
-      let name = provider.label ?? provider.id;
-      if (distinctPrompts.size > 1 && promptLabel) name = `${name} | ${clip(promptLabel, 60)}`;
-      if (names.has(name)) name = `${name} #${column.promptIdx}`;
-      names.add(name);
-
-      const warnings: string[] = [];
-      const seen = new Map<string, number>();
-      const examples = column.results.map((result) => {
-        const example = exampleOf(result);
-        const repeat = (seen.get(example.id) ?? 0) + 1;
-        seen.set(example.id, repeat);
-        // Repeated tests (--repeat, identical vars) keep every answer under a numbered id.
-        if (repeat > 1) example.id = `${example.id}#${repeat}`;
-        return example;
-      });
-      const repeated = [...seen.values()].filter((n) => n > 1).length;
-      if (repeated > 0)
-        warnings.push(
-          `${repeated} test(s) appear more than once; repeats are numbered "#2", "#3", …`,
-        );
-
-      const providerEntry = providers.find((p) => isRecord(p) && p.id === provider.id);
-      const providerConfig = isRecord(providerEntry) ? jsonObject(providerEntry.config) : null;
-      const metrics = metricsOf(prompt);
-      const settings = emptySettings();
-      settings.model = compact({ id: provider.id, label: provider.label });
-      settings.config = providerConfig;
-      settings.params = compact({ prompt: promptLabel });
-      return {
-        runId: `promptfoo-${sha256Text(`${runKey}|${column.promptIdx}|${provider.id}`).slice(0, 24)}`,
-        format: 'promptfoo',
-        formatVersion: String(summary.version),
-        project: path.basename(path.dirname(path.resolve(src.path))),
-        experiment: {
-          id: `promptfoo:${suite}`,
-          name: description ?? evalId ?? path.basename(src.path),
-          question: null,
-          claim: null,
-          deviations: [],
-          reproduces: null,
-        },
-        condition: namedCondition(name),
-        settings,
-        codeCommit: null,
-        startedAt: utcIso(summary.timestamp) ?? utcIso(metadata.evaluationCreatedAt),
-        finishedAt: null,
-        state: 'completed',
-        seed: seedOf(null, providerConfig),
-        metrics,
-        metricDefinitions: definitionsFor(metrics),
-        provenance: compact({
-          producer: compact({ name: 'promptfoo', version: str(metadata.promptfooVersion) }),
-          eval_id: evalId,
-          shareable_url: str(file.shareableUrl),
-          exported_at: str(metadata.exportedAt),
-        }),
-        warnings,
-        examples,
-      };
-    });
+  return columns.map((column) => columnRun(source, column, names));
 }

@@ -1,14 +1,17 @@
 import { promises as fsp } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import type {
-  ImportedExample,
-  ImportedRun,
-  JsonObject,
-  JsonValue,
-  MetricDefinition,
-  RunState,
+import {
+  namedCondition,
+  namedExperiment,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type JsonValue,
+  type MetricDefinition,
+  type RunState,
 } from '../../../../shared/model';
-import { describeFsError, isAbortError, parseJson, readJsonLines, readTextFile } from '../read';
+import { readJsonLines } from '../json-lines';
+import { describeFsError, isAbortError, parseJson, readTextFile } from '../read';
 import { ImportProblem, type ImportContext, type SourceUnit } from '../types';
 import { dedupeExamples, fieldNamesOf, meanOfField, targetText } from './inspect-common';
 import {
@@ -207,6 +210,137 @@ function resultsOf(
   return results;
 }
 
+/** The card's sections; a missing card or section reads as empty. */
+interface CardSections {
+  identity: Record<string, unknown>;
+  inputs: Record<string, unknown>;
+  lifecycle: Record<string, unknown>;
+  derived: Record<string, unknown>;
+  provenance: Record<string, unknown>;
+}
+
+function sectionsOf(card: Card | null): CardSections {
+  return {
+    identity: section(card, 'identity'),
+    inputs: section(card, 'inputs'),
+    lifecycle: section(card, 'lifecycle'),
+    derived: section(card, 'derived'),
+    provenance: section(card, 'provenance'),
+  };
+}
+
+/** Where the card and the stream name a different run, experiment or condition. */
+function identityWarnings(stream: RepsStream | null, identity: Record<string, unknown>): string[] {
+  const pairs: [string, unknown, unknown][] = [
+    ['run', stream?.run, identity.run],
+    ['experiment', stream?.experiment, identity.experiment],
+    ['condition', stream?.start?.condition, identity.condition],
+  ];
+  return pairs
+    .filter(([, fromStream, fromCard]) => fromStream != null && fromCard != null)
+    .filter(([, fromStream, fromCard]) => fromStream !== fromCard)
+    .map(([field]) => `run.json and the stream disagree on ${field}; the stream's value was used`);
+}
+
+function examplesOf(stream: RepsStream | null, warnings: string[]): ImportedExample[] {
+  if (!stream) return [];
+  return dedupeExamples(
+    stream.samples.map((sample) => ({
+      id: sample.id,
+      ...stream.textsOf(sample),
+      fields: sample.scores,
+      target: targetText(sample.target),
+      error: sample.error,
+    })),
+    warnings,
+  );
+}
+
+function tracesOf(stream: RepsStream | null): Map<string, Trace> {
+  const traces = new Map<string, Trace>();
+  for (const sample of stream?.samples ?? []) {
+    const trace = stream!.traceOf(sample);
+    if (trace) traces.set(sample.id, trace);
+  }
+  return traces;
+}
+
+/** The declared results' definitions, plus Inspect's aggregate metrics tied to their field. */
+function metricDefinitionsOf(
+  definitions: Record<string, MetricDefinition>,
+  stream: RepsStream | null,
+  examples: ImportedExample[],
+): Record<string, MetricDefinition> {
+  const fieldNames = fieldNamesOf(examples);
+  const metricDefinitions = { ...definitions };
+  for (const name of Object.keys(stream?.inspectMetrics ?? {})) {
+    const cut = name.lastIndexOf('/');
+    const field =
+      cut > 0 ? meanOfField(name.slice(cut + 1), [name.slice(0, cut)], fieldNames) : null;
+    metricDefinitions[name] = { direction: null, example_field: field };
+  }
+  return metricDefinitions;
+}
+
+/** The run's final state: from run.end, else the card, else how recently the files changed. */
+async function finalState(
+  stream: RepsStream | null,
+  lifecycle: Record<string, unknown>,
+  files: string[],
+  warnings: string[],
+): Promise<RunState> {
+  const end = stream ? stream.end : null;
+  const state = stream ? (end ? stateOf(end.state) : 'incomplete') : stateOf(lifecycle.state);
+  if (state === 'incomplete') {
+    const guessed = await liveOrInterrupted(files);
+    warnings.push('no run.end record: imported as incomplete');
+    return guessed;
+  }
+  if (state === 'failed' || state === 'interrupted') {
+    const exitCode = int(end?.exit_code ?? lifecycle.exit_code);
+    warnings.push(`the run ended ${state}${exitCode !== null ? ` (exit code ${exitCode})` : ''}`);
+  }
+  return state;
+}
+
+/** `v<vocabulary>/schema<n>`, from what is known of either. */
+function formatVersionOf(
+  stream: RepsStream | null,
+  identity: Record<string, unknown>,
+): string | null {
+  const vocabulary = stream?.vocabulary ?? null;
+  const schema = stream?.schema ?? int(identity.schema);
+  const version = [
+    vocabulary !== null ? `v${vocabulary}` : '',
+    schema !== null ? `schema${schema}` : '',
+  ]
+    .filter(Boolean)
+    .join('/');
+  return version || null;
+}
+
+function provenanceOf(stream: RepsStream | null, card: CardSections): JsonObject {
+  const { derived, lifecycle, provenance } = card;
+  const start = stream?.start ?? null;
+  const end = stream ? stream.end : null;
+  return compact({
+    source: start?.source ?? provenance.source,
+    fetch_ref: str(start?.fetch_ref ?? provenance.fetch_ref),
+    tree_hash: start?.tree_hash ?? provenance.tree_hash,
+    runtime: start?.runtime ?? provenance.runtime,
+    served_models: stream ? [...stream.servedModels].sort() : derived.served_models,
+    usage: stream ? stream.usage : derived.usage,
+    counts: stream
+      ? { llm_calls: stream.llmCalls, failed_calls: stream.failedCalls, by_kind: stream.byKind }
+      : derived.counts,
+    last_status: stream ? stream.lastStatus : derived.last_status,
+    duration_s: num(end?.duration_s ?? lifecycle.duration_s),
+    exit_code: int(end?.exit_code ?? lifecycle.exit_code),
+    producer: stream?.producer,
+    inspect: stream?.inspectProvenance,
+  });
+}
+
 /**
  * One REPS run directory (docs/formats-reps.md) → one run. The stream is the evidence and run.json
  * a cache of it, so every value is taken from the stream when there is one and from the card
@@ -215,26 +349,12 @@ function resultsOf(
 export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promise<ImportedRun[]> {
   const warnings: string[] = [];
   const { card, stream } = await loadSources(unit, ctx, warnings);
-  const identity = section(card, 'identity');
-  const inputs = section(card, 'inputs');
-  const lifecycle = section(card, 'lifecycle');
-  const derived = section(card, 'derived');
-  const cardProvenance = section(card, 'provenance');
+  const sections = sectionsOf(card);
+  const { identity, inputs, lifecycle, derived } = sections;
   const start = stream?.start ?? null;
   if (stream && !start) warnings.push('the stream has no run.start record');
+  warnings.push(...identityWarnings(stream, identity));
 
-  const streamIdentity: [string, unknown, unknown][] = [
-    ['run', stream?.run, identity.run],
-    ['experiment', stream?.experiment, identity.experiment],
-    ['condition', start?.condition, identity.condition],
-  ];
-  for (const [field, fromStream, fromCard] of streamIdentity) {
-    if (fromStream != null && fromCard != null && fromStream !== fromCard) {
-      warnings.push(`run.json and the stream disagree on ${field}; the stream's value was used`);
-    }
-  }
-
-  const runId = stream?.run ?? str(identity.run) ?? basename(unit.path);
   const experiment = stream?.experiment ?? str(identity.experiment);
   if (!experiment)
     warnings.push('no experiment name is recorded: the run is grouped by project only');
@@ -244,116 +364,40 @@ export async function importRepsRun(unit: SourceUnit, ctx: ImportContext): Promi
   const definitions = definitionsOf(
     start?.result_definitions ?? section(card, 'definitions').results,
   );
-
   const results = resultsOf(definitions, stream, derived, warnings);
-
-  const examples: ImportedExample[] = stream
-    ? dedupeExamples(
-        stream.samples.map((sample) => ({
-          id: sample.id,
-          ...stream.textsOf(sample),
-          fields: sample.scores,
-          target: targetText(sample.target),
-          error: sample.error,
-        })),
-        warnings,
-      )
-    : [];
-
-  const traces = new Map<string, Trace>();
-  for (const sample of stream?.samples ?? []) {
-    const trace = stream!.traceOf(sample);
-    if (trace) traces.set(sample.id, trace);
-  }
-
-  const fieldNames = fieldNamesOf(examples);
-  const metricDefinitions = { ...definitions };
-  for (const name of Object.keys(stream?.inspectMetrics ?? {})) {
-    const cut = name.lastIndexOf('/');
-    const field =
-      cut > 0 ? meanOfField(name.slice(cut + 1), [name.slice(0, cut)], fieldNames) : null;
-    metricDefinitions[name] = { direction: null, example_field: field };
-  }
-
-  const end = stream ? stream.end : null;
-  let state = stream ? (end ? stateOf(end.state) : 'incomplete') : stateOf(lifecycle.state);
-  if (state === 'incomplete') {
-    state = await liveOrInterrupted(unit.files);
-    warnings.push('no run.end record: imported as incomplete');
-  } else if (state === 'failed' || state === 'interrupted') {
-    const exitCode = int(end?.exit_code ?? lifecycle.exit_code);
-    warnings.push(`the run ended ${state}${exitCode !== null ? ` (exit code ${exitCode})` : ''}`);
-  }
-
-  const fetchRef = str(start?.fetch_ref ?? cardProvenance.fetch_ref);
-  const vocabulary = stream?.vocabulary ?? null;
-  const schema = stream?.schema ?? int(identity.schema);
-  const version = [
-    vocabulary !== null ? `v${vocabulary}` : '',
-    schema !== null ? `schema${schema}` : '',
-  ]
-    .filter(Boolean)
-    .join('/');
+  const examples = examplesOf(stream, warnings);
+  const traces = tracesOf(stream);
+  const state = await finalState(stream, lifecycle, unit.files, warnings);
   const model = str(params.model);
-  const dataset = nonEmptyObject(compact(jsonObject(stream?.inspectProvenance?.dataset) ?? {}));
 
   return [
     {
-      runId,
+      runId: stream?.run ?? str(identity.run) ?? basename(unit.path),
       format: 'reps',
-      formatVersion: version || null,
+      formatVersion: formatVersionOf(stream, identity),
       project: projectOf(unit.path),
-      experiment: experiment
-        ? {
-            id: experiment,
-            name: experiment,
-            question: null,
-            claim: null,
-            deviations: [],
-            reproduces: null,
-          }
-        : null,
+      experiment: experiment ? namedExperiment(experiment, experiment) : null,
       condition: {
-        name: conditionName(conditionHash, params),
-        role: null,
-        series: null,
-        level: null,
-        expect: {},
-        compareTo: [],
+        ...namedCondition(conditionName(conditionHash, params)),
         identityHash: conditionHash,
       },
       settings: {
         model: model ? { id: model } : null,
-        dataset,
+        dataset: nonEmptyObject(compact(jsonObject(stream?.inspectProvenance?.dataset) ?? {})),
         sae: null,
         intervention: null,
         generation: null,
         config: null,
         params,
       },
-      codeCommit: commitOf(fetchRef),
+      codeCommit: commitOf(str(start?.fetch_ref ?? sections.provenance.fetch_ref)),
       startedAt: utcIso(stream?.startedAt ?? lifecycle.started_at),
       finishedAt: utcIso(stream ? stream.finishedAt : lifecycle.finished_at),
       state,
       seed: int(start?.seed) ?? int(inputs.seed),
       metrics: { ...results, ...(stream?.inspectMetrics ?? {}) },
-      metricDefinitions,
-      provenance: compact({
-        source: start?.source ?? cardProvenance.source,
-        fetch_ref: fetchRef,
-        tree_hash: start?.tree_hash ?? cardProvenance.tree_hash,
-        runtime: start?.runtime ?? cardProvenance.runtime,
-        served_models: stream ? [...stream.servedModels].sort() : derived.served_models,
-        usage: stream ? stream.usage : derived.usage,
-        counts: stream
-          ? { llm_calls: stream.llmCalls, failed_calls: stream.failedCalls, by_kind: stream.byKind }
-          : derived.counts,
-        last_status: stream ? stream.lastStatus : derived.last_status,
-        duration_s: num(end?.duration_s ?? lifecycle.duration_s),
-        exit_code: int(end?.exit_code ?? lifecycle.exit_code),
-        producer: stream?.producer,
-        inspect: stream?.inspectProvenance,
-      }),
+      metricDefinitions: metricDefinitionsOf(definitions, stream, examples),
+      provenance: provenanceOf(stream, sections),
       warnings,
       examples,
       ...(traces.size > 0 ? { traces } : {}),
