@@ -91,9 +91,7 @@ test('a save that meets a library busy with a long write is retried on its own, 
 });
 
 test('a failed export says why in a message instead of failing silently', async ({ page }) => {
-  await page.goto(app.url);
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await expect(page.getByRole('heading', { name: /vs/ }).first()).toBeVisible({ timeout: 60_000 });
+  await openComparison(page, hosts.app.url);
   await page.getByRole('button', { name: 'Findings', exact: true }).click();
   await page.getByRole('button', { name: 'Draft a finding for this experiment' }).click();
   await expect(page.getByTestId('save-state')).toContainText('All changes saved');
