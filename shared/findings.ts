@@ -96,6 +96,24 @@ export const findingViewSchema = z.object({
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
+/** What a save sends back: the editable fields of a finding's body, pins without snapshots. */
+export function editableBody(view: FindingView): EditableBody {
+  const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
+  return {
+    question,
+    claim,
+    protocol,
+    conclusion,
+    limitations,
+    pinned: pinned.map(({ reportKey, pair, exampleId, note }) => ({
+      reportKey,
+      pair,
+      exampleId,
+      note,
+    })),
+  };
+}
+
 export const revisionRowSchema = z.object({
   revision: z.number(),
   savedAt: z.string(),

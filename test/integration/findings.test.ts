@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
-import type { EditableBody, FindingView, Staleness } from '../../shared/findings';
+import {
+  editableBody,
+  type EditableBody,
+  type FindingView,
+  type Staleness,
+} from '../../shared/findings';
 import { examples, writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';
 
@@ -66,21 +71,7 @@ async function draft(): Promise<{ root: string; view: FindingView }> {
 }
 
 function editable(view: FindingView, change: Partial<EditableBody> = {}): EditableBody {
-  const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
-  return {
-    question,
-    claim,
-    protocol,
-    conclusion,
-    limitations,
-    pinned: pinned.map(({ reportKey, pair, exampleId, note }) => ({
-      reportKey,
-      pair,
-      exampleId,
-      note,
-    })),
-    ...change,
-  };
+  return { ...editableBody(view), ...change };
 }
 
 describe('findings', () => {

@@ -3,6 +3,7 @@ import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
+import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
 
 type Plan = RequestOutput<'runs:groupPreview'>;
@@ -72,28 +73,17 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
   const toast = useApp((s) => s.toast);
   const [field, setField] = useState('');
   const [plan, setPlan] = useState<Plan | null>(null);
-  const [busy, setBusy] = useState(false);
+  const send = useRequest();
+  const [busy, act] = useAction();
 
-  const preview = async () => {
-    try {
-      setPlan(await request('runs:groupPreview', { experimentId, field }));
-    } catch (error) {
-      toast('error', (error as Error).message);
-    }
-  };
-  const apply = async () => {
-    if (!plan) return;
-    setBusy(true);
-    try {
+  const preview = () => send('runs:groupPreview', { experimentId, field }, setPlan);
+  const apply = () =>
+    act(async () => {
+      if (!plan) return;
       const { conditions: n } = await request('runs:groupBy', { experimentId, field: plan.field });
       toast('info', `Grouped the runs into ${n} conditions by ${plan.field}. You can undo it.`);
       setPlan(null);
-    } catch (error) {
-      toast('error', (error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <>
@@ -112,16 +102,11 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
           ))}
         </select>
       </label>
-      <button className="secondary" disabled={!field} onClick={() => void preview()}>
+      <button className="secondary" disabled={!field} onClick={preview}>
         Group…
       </button>
       {plan ? (
-        <GroupPlanDialog
-          plan={plan}
-          busy={busy}
-          onConfirm={() => void apply()}
-          onCancel={() => setPlan(null)}
-        />
+        <GroupPlanDialog plan={plan} busy={busy} onConfirm={apply} onCancel={() => setPlan(null)} />
       ) : null}
     </>
   );
@@ -144,21 +129,17 @@ export function GroupingUndo({ experimentId }: { experimentId: string }) {
   }, [ask, experimentId, conditions]);
   const undoable = last?.experimentId === experimentId ? last.value : null;
   if (!undoable) return null;
-  const undo = async () => {
-    try {
-      const { undone } = await request('runs:groupUndo', { experimentId });
-      toast('info', undone ? 'The grouping was undone.' : 'There was nothing to undo.');
-    } catch (error) {
-      toast('error', (error as Error).message);
-    }
-  };
+  const undo = () =>
+    ask('runs:groupUndo', { experimentId }, ({ undone }) =>
+      toast('info', undone ? 'The grouping was undone.' : 'There was nothing to undo.'),
+    );
   return (
     <div className="undo-bar" role="status">
       <span>
         Runs grouped by <strong className="mono">{undoable.field}</strong> on{' '}
         {undoable.appliedAt.replace('T', ' ').slice(0, 16)}: roles were kept.
       </span>
-      <button className="secondary" onClick={() => void undo()}>
+      <button className="secondary" onClick={undo}>
         Undo grouping
       </button>
     </div>

@@ -3,6 +3,8 @@ import type { FindingRow } from '../../../shared/findings';
 import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
+import { useAction } from '../../useAction';
+import { useRequest } from '../../useRequest';
 
 const NEW = '';
 
@@ -65,35 +67,26 @@ export function PinToFinding({
   const [findings, setFindings] = useState<FindingRow[] | null>(null);
   const [target, setTarget] = useState(NEW);
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const send = useRequest();
+  const [busy, act] = useAction();
 
-  const open = async () => {
-    try {
-      const list = await request('findings:list', { experimentId });
+  const open = () =>
+    send('findings:list', { experimentId }, (list) => {
       setFindings(list);
       setTarget(list[0]?.id ?? NEW);
       setNote('');
-    } catch (error) {
-      toast('error', (error as Error).message);
-    }
-  };
-  const pin = async () => {
-    setBusy(true);
-    try {
+    });
+  const pin = () =>
+    act(async () => {
       const findingId =
         target === NEW ? (await request('findings:create', { experimentId })).finding.id : target;
       const view = await request('findings:pin', { findingId, reportKey, pair, exampleId, note });
       toast('info', `Pinned ${exampleId} to “${view.finding.title}”.`);
       setFindings(null);
-    } catch (error) {
-      toast('error', (error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
-      <button className="secondary" onClick={() => void open()}>
+      <button className="secondary" onClick={open}>
         Pin to finding…
       </button>
       {findings ? (
@@ -101,7 +94,7 @@ export function PinToFinding({
           title={`Pin ${exampleId} to a finding`}
           confirm="Pin"
           busy={busy}
-          onConfirm={() => void pin()}
+          onConfirm={pin}
           onCancel={() => setFindings(null)}
         >
           <PinTargets findings={findings} target={target} onChange={setTarget} />

@@ -1,28 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { EditableBody, FindingView } from '../../../shared/findings';
+import { editableBody, type EditableBody, type FindingView } from '../../../shared/findings';
 import { request, RequestError } from '../../api';
 
 /** How long a failed save waits before trying again on its own. */
 const RETRY_AFTER_MS = 3000;
 
 export type SaveState = 'saved' | 'editing' | 'saving' | 'conflict' | 'error';
-
-function editable(view: FindingView): EditableBody {
-  const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
-  return {
-    question,
-    claim,
-    protocol,
-    conclusion,
-    limitations,
-    pinned: pinned.map(({ reportKey, pair, exampleId, note }) => ({
-      reportKey,
-      pair,
-      exampleId,
-      note,
-    })),
-  };
-}
 
 /**
  * The editor's draft and its autosave: every change is saved 800 ms after the last keystroke
@@ -31,7 +14,7 @@ function editable(view: FindingView): EditableBody {
  * any other failure is retried every few seconds until it goes through.
  */
 export function useAutosave(initial: FindingView, onSaved: (view: FindingView) => void) {
-  const [draft, setDraft] = useState<EditableBody>(() => editable(initial));
+  const [draft, setDraft] = useState<EditableBody>(() => editableBody(initial));
   const [title, setTitle] = useState(initial.finding.title);
   const [state, setState] = useState<SaveState>('saved');
   const [error, setError] = useState<string | null>(null);

@@ -4,6 +4,8 @@ import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
 import { count } from '../../format';
 import { useApp } from '../../store';
+import { useAction } from '../../useAction';
+import { useRequest } from '../../useRequest';
 
 type Removal = RequestOutput<'library:folderRemoval'>;
 
@@ -11,17 +13,11 @@ type Removal = RequestOutput<'library:folderRemoval'>;
 export function RemoveFolder({ path }: { path: string }) {
   const toast = useApp((s) => s.toast);
   const [plan, setPlan] = useState<Removal | null>(null);
-  const [busy, setBusy] = useState(false);
-  const ask = async () => {
-    try {
-      setPlan(await request('library:folderRemoval', { path }));
-    } catch (error) {
-      toast('error', (error as Error).message);
-    }
-  };
-  const remove = async () => {
-    setBusy(true);
-    try {
+  const send = useRequest();
+  const [busy, act] = useAction();
+  const ask = () => send('library:folderRemoval', { path }, setPlan);
+  const remove = () =>
+    act(async () => {
       const { runs, kept } = await request('library:removeFolder', { path });
       toast(
         'info',
@@ -29,15 +25,10 @@ export function RemoveFolder({ path }: { path: string }) {
           (kept ? `, ${count(kept)} stay (another folder provides them).` : '.'),
       );
       setPlan(null);
-    } catch (error) {
-      toast('error', (error as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
-      <button className="link" onClick={() => void ask()}>
+      <button className="link" onClick={ask}>
         Remove
       </button>
       {plan ? (
@@ -46,7 +37,7 @@ export function RemoveFolder({ path }: { path: string }) {
           confirm={`Remove folder and ${count(plan.runs)} runs`}
           danger
           busy={busy}
-          onConfirm={() => void remove()}
+          onConfirm={remove}
           onCancel={() => setPlan(null)}
         >
           <p className="mono">{plan.path}</p>
