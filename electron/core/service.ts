@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
+import { backfillRunColumns, runsWithoutColumns } from './columns/backfill';
 import { ComparisonRunner } from './compare/runner';
 import { closeLibrary, openLibrary, type Db } from './db/open';
 import { EventHub } from './events';
@@ -110,6 +111,17 @@ export class PairwiseService {
     if (this.watcher) {
       for (const folder of watchedFolders(this.db)) this.watcher.add(folder);
     }
+    if (runsWithoutColumns(this.db).length > 0) this.startColumnBackfill();
+  }
+
+  /**
+   * A library indexed before column stores: each run gets one from its rows, in the background
+   * (its comparisons read the rows meanwhile, with the same result).
+   */
+  private startColumnBackfill(): void {
+    this.jobs.start('index', 'Preparing runs for comparison', async (ctx) => {
+      await backfillRunColumns(this.db, ctx.signal, ctx.progress);
+    });
   }
 
   readonly handlers: Handlers = {

@@ -6,6 +6,8 @@ import type {
   Role,
   RunSettings,
 } from '../../../shared/model';
+import { decodeRunColumns } from '../columns/decode';
+import { readRunColumns } from '../columns/store';
 import type { Db } from '../db/open';
 
 interface RunRecord {
@@ -86,6 +88,16 @@ export function loadExamples(db: Db, runRowid: number, chunkRows = CHUNK): Loade
 }
 
 /**
+ * A run's examples from its column store (a few blobs, no per-example rows), in id order; from
+ * its example rows when it has none yet (a library indexed before column stores, until the
+ * conversion reaches it). Both give the same examples.
+ */
+export function loadRunExamples(db: Db, runRowid: number): LoadedExample[] {
+  const bytes = readRunColumns(db, runRowid);
+  return (bytes && decodeRunColumns(bytes)) ?? loadExamples(db, runRowid);
+}
+
+/**
  * One run as the comparison sees it. `condition` and `role` are the effective ones (hand-made
  * choices applied by the caller), so a run moved to another condition compares as such.
  */
@@ -97,7 +109,7 @@ export function loadRun(db: Db, runId: string, condition: string, role: Role | n
     )
     .get(runId) as RunRecord | undefined;
   if (!row) throw new Error(`Run ${runId} is no longer in the library.`);
-  const examples = loadExamples(db, row.rowid);
+  const examples = loadRunExamples(db, row.rowid);
   return {
     runRowid: row.rowid,
     run: {

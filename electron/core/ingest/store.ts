@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
+import { RunColumnsBuilder } from '../columns/encode';
+import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
@@ -243,7 +245,9 @@ export class IndexStore {
     prepared: PreparedExamples,
   ): number {
     const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
-    this.insertExamples(rowid, run.examples, prepared, run.traces);
+    const columns = new RunColumnsBuilder();
+    this.insertExamples(rowid, run.examples, prepared, run.traces, columns);
+    this.writeColumns(rowid, columns);
     this.indexText(rowid);
     return run.examples.length;
   }
@@ -326,6 +330,7 @@ export class IndexStore {
     examples: ImportedExample[],
     prepared: PreparedExamples,
     traces?: Map<string, Trace>,
+    columns?: RunColumnsBuilder,
   ): void {
     examples.forEach((example, i) => {
       const inserted = this.insertExample.run(
@@ -342,7 +347,20 @@ export class IndexStore {
       );
       const trace = traces?.get(example.id);
       if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));
+      columns?.add({
+        id: example.id,
+        rowid: Number(inserted.lastInsertRowid),
+        inputHash: prepared.inputHash[i]!,
+        outputHash: prepared.outputHash[i]!,
+        error: example.error,
+        fields: example.fields,
+      });
     });
+  }
+
+  /** The run's column store, in the same transaction as its examples. */
+  writeColumns(rowid: number, columns: RunColumnsBuilder): void {
+    writeRunColumns(this.db, rowid, columns.encode());
   }
 
   /** One FTS5 insert per run instead of a trigger per row (migration 007). */

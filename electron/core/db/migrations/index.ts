@@ -9,6 +9,7 @@ import { m008CompactPairRows } from './008-compact-pair-rows';
 import { m009OverridesUndo } from './009-overrides-undo';
 import { m010ExampleTraces } from './010-example-traces';
 import { m011PairDeltas } from './011-pair-deltas';
+import { m012RunColumns } from './012-run-columns';
 
 export interface Migration {
   version: number;
@@ -29,6 +30,7 @@ export const migrations: Migration[] = [
   m009OverridesUndo,
   m010ExampleTraces,
   m011PairDeltas,
+  m012RunColumns,
 ];
 
 export const latestVersion = migrations.length;
