@@ -21,6 +21,7 @@ import { openLog, type Logger } from './log';
 import { logIndexPass, logJob } from './log-events';
 import type { SyncOptions } from './sync/drain';
 import { SyncEngine } from './sync/engine';
+import { SearchIndexer } from './search/indexer';
 import { MemorySecretStore, type SecretStore } from './sync/settings';
 import { FolderWatcher } from './watcher';
 
@@ -55,6 +56,8 @@ export class PairwiseService {
   readonly jobs: JobManager;
   readonly dataDir: string;
   readonly compare: ComparisonRunner;
+  /** Fills the full-text index in the background after each index pass. */
+  readonly search: SearchIndexer;
   // findings & sync
   readonly findings: FindingsService;
   readonly sync: SyncEngine;
@@ -87,6 +90,7 @@ export class PairwiseService {
         this.events.emit('jobs:changed', {});
       },
     });
+    this.search = new SearchIndexer(this.db, this.jobs);
     this.compare = new ComparisonRunner(
       this.db,
       path.resolve(options.dbPath),
@@ -112,6 +116,8 @@ export class PairwiseService {
       for (const folder of watchedFolders(this.db)) this.watcher.add(folder);
     }
     if (runsWithoutColumns(this.db).length > 0) this.startColumnBackfill();
+    // Runs a crash or an older Pairwise left unsearchable.
+    this.search.schedule();
   }
 
   /**
@@ -186,6 +192,7 @@ export class PairwiseService {
         this.indexStats.set(ctx.jobId, stats);
         logIndexPass(this.log, paths, stats);
         this.events.emit('index:changed', { runs: stats.runs });
+        this.search.schedule();
       });
       this.indexChain = run.catch(() => undefined);
       return run;

@@ -72,7 +72,7 @@ export class IndexStore {
   private readonly insertExample;
   private readonly deleteExamplesOfRun;
   private readonly insertTrace;
-  private readonly indexRunText;
+  private readonly resetSearch;
   private readonly updateWarnings;
   private readonly sourceByPath;
 
@@ -124,8 +124,9 @@ export class IndexStore {
       `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
     );
     this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
-    this.indexRunText = db.prepare(
-      `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
+    this.resetSearch = db.prepare(
+      `INSERT INTO run_search (run_rowid) VALUES (?) ON CONFLICT(run_rowid) DO UPDATE SET
+         generation = generation + 1, indexed_to = 0, done = 0, ready = 0`,
     );
   }
 
@@ -248,7 +249,6 @@ export class IndexStore {
     const columns = new RunColumnsBuilder();
     this.insertExamples(rowid, run.examples, prepared, run.traces, columns);
     this.writeColumns(rowid, columns);
-    this.indexText(rowid);
     return run.examples.length;
   }
 
@@ -322,6 +322,8 @@ export class IndexStore {
       source_sha256: record.sha256,
     }) as { rowid: number };
     this.deleteExamplesOfRun.run(rowid);
+    // Its words are indexed after the commit (search/indexer.ts): until then it is not searchable.
+    this.resetSearch.run(rowid);
     return rowid;
   }
 
@@ -361,11 +363,6 @@ export class IndexStore {
   /** The run's column store, in the same transaction as its examples. */
   writeColumns(rowid: number, columns: RunColumnsBuilder): void {
     writeRunColumns(this.db, rowid, columns.encode());
-  }
-
-  /** One FTS5 insert per run instead of a trigger per row (migration 007). */
-  indexText(rowid: number): void {
-    this.indexRunText.run(rowid);
   }
 
   setWarnings(rowid: number, warnings: string[]): void {

@@ -151,7 +151,6 @@ async function writeBatches(
   const warning = normalization.warning();
   if (warning) store.setWarnings(rowid, [...run.warnings, warning]);
   store.writeColumns(rowid, columns);
-  store.indexText(rowid);
   return written;
 }
 

@@ -41,7 +41,12 @@ export function ExamplesView() {
     [filter.search],
   );
   const columns = useMemo(() => pairColumns(criteria, search), [criteria, search]);
-  const { rows, total, loading, loadMore } = usePairPages(loaded?.key ?? null, pair, filter, sort);
+  const { rows, total, loading, loadMore, searchPending } = usePairPages(
+    loaded?.key ?? null,
+    pair,
+    filter,
+    sort,
+  );
 
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
@@ -138,7 +143,11 @@ export function ExamplesView() {
           </span>
         ) : null}
         <span className="muted" data-testid="row-count">
-          {total === null ? '…' : `${count(total)} examples`}
+          {searchPending
+            ? `preparing search… ${Math.floor((100 * searchPending.done) / Math.max(1, searchPending.total))}%`
+            : total === null
+              ? '…'
+              : `${count(total)} examples`}
         </span>
         <span className="spacer" />
         <ColumnChooser columns={columns} hidden={hidden} onChange={setHidden} />

@@ -16,7 +16,12 @@ interface Loaded {
   rows: RowPages<PairRow>;
   total: number | null;
   next: string | null;
+  /** The search waits for the pair's runs to be indexed for search: asked again meanwhile. */
+  searchPending: RequestOutput<'examples:page'>['searchPending'] | null;
 }
+
+/** How often a search that is being prepared is asked again. */
+const SEARCH_RETRY_MS = 1000;
 
 /**
  * Rows of one pair, fetched a page at a time by key as the table scrolls. Rows belong to the
@@ -63,17 +68,26 @@ export function usePairPages(
           countTotal: false,
         });
         if (current.current !== query) return;
+        if (page.searchPending) {
+          const pending = page.searchPending;
+          setLoaded({ query, rows: EMPTY, total: null, next: null, searchPending: pending });
+          setTimeout(() => {
+            if (current.current === query) fetchPage(null, EMPTY).catch(failed);
+          }, SEARCH_RETRY_MS);
+          return;
+        }
         setLoaded((current) => ({
           query,
           rows: previous.append(page.rows),
           total: current?.query === query ? current.total : null,
           next: page.next,
+          searchPending: null,
         }));
       } finally {
         if (inFlight.current === mine) inFlight.current = null;
       }
     },
-    [query, reportKey, pair, filter, sort],
+    [query, reportKey, pair, filter, sort, failed],
   );
 
   useEffect(() => {
@@ -81,10 +95,14 @@ export function usePairPages(
     fetchPage(null, EMPTY).catch(failed);
   }, [fetchPage, failed]);
 
+  const mine = loaded?.query === query ? loaded : null;
+  const searchPending = mine?.searchPending ?? null;
+  const preparing = searchPending !== null;
+
   // The count arrives on its own, after the first page: a million-row count never holds rows up.
   const [counted, setCounted] = useState<{ query: string; total: number } | null>(null);
   useEffect(() => {
-    if (!reportKey) return;
+    if (!reportKey || preparing) return;
     let live = true;
     ask('examples:count', { reportKey, pair, filter }, ({ total }) => {
       if (live) setCounted({ query, total });
@@ -92,9 +110,8 @@ export function usePairPages(
     return () => {
       live = false;
     };
-  }, [ask, query, reportKey, pair, filter]);
+  }, [ask, query, reportKey, pair, filter, preparing]);
 
-  const mine = loaded?.query === query ? loaded : null;
   // Stable while nothing new has loaded, so the memoized grid does not re-render for it.
   const loadMore = useCallback(() => {
     if (mine?.next) fetchPage(mine.next, mine.rows).catch(failed);
@@ -102,7 +119,8 @@ export function usePairPages(
   return {
     rows: mine?.rows ?? EMPTY,
     total: counted?.query === query ? counted.total : null,
-    loading: mine === null,
+    loading: mine === null || preparing,
     loadMore,
+    searchPending,
   };
 }

@@ -10,6 +10,7 @@ import { m009OverridesUndo } from './009-overrides-undo';
 import { m010ExampleTraces } from './010-example-traces';
 import { m011PairDeltas } from './011-pair-deltas';
 import { m012RunColumns } from './012-run-columns';
+import { m013SearchCache } from './013-search-cache';
 
 export interface Migration {
   version: number;
@@ -31,6 +32,7 @@ export const migrations: Migration[] = [
   m010ExampleTraces,
   m011PairDeltas,
   m012RunColumns,
+  m013SearchCache,
 ];
 
 export const latestVersion = migrations.length;

@@ -1,0 +1,33 @@
+import type { Migration } from './index';
+
+/**
+ * Full-text search becomes a cache filled after indexing commits (search/indexer.ts) instead
+ * of inside the indexing transaction. The index no longer reads its content from `examples`
+ * (contentless, with deletes by rowid), so an example can be deleted before its words were
+ * ever indexed without corrupting it. `run_search` says how far each run's examples are
+ * indexed and whether the run is searchable (`generation` changes whenever the run's examples are
+replaced, so a fill in progress notices); every run starts unsearchable and the background
+ * job rebuilds the index from the example rows.
+ */
+export const m013SearchCache: Migration = {
+  version: 13,
+  name: 'search-cache',
+  sql: `
+DROP TRIGGER examples_ad;
+DROP TABLE examples_fts;
+CREATE VIRTUAL TABLE examples_fts USING fts5(
+  input, output, content='', contentless_delete=1, tokenize='unicode61', detail=column
+);
+CREATE TRIGGER examples_ad AFTER DELETE ON examples BEGIN
+  DELETE FROM examples_fts WHERE rowid = old.rowid;
+END;
+CREATE TABLE run_search (
+  run_rowid INTEGER PRIMARY KEY REFERENCES runs(rowid) ON DELETE CASCADE,
+  generation INTEGER NOT NULL DEFAULT 0,
+  indexed_to INTEGER NOT NULL DEFAULT 0,
+  done INTEGER NOT NULL DEFAULT 0,
+  ready INTEGER NOT NULL DEFAULT 0
+) STRICT;
+INSERT INTO run_search (run_rowid) SELECT rowid FROM runs;
+`,
+};
