@@ -52,6 +52,12 @@ function kindOf(values: Stored[]): FieldKind {
   return kind ?? 'number';
 }
 
+/** Every code unit fits in a byte. */
+function oneByte(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return false;
+  return true;
+}
+
 const bytesOf = (array: ArrayBufferView) =>
   new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
@@ -94,7 +100,15 @@ export class RunColumnsBuilder {
     const position = new Uint32Array(n);
     order.forEach((i, k) => (position[i] = k));
     const sections = new Map<string, Uint8Array>();
-    sections.set('ids', Buffer.from(JSON.stringify(order.map((i) => this.ids[i])), 'utf8'));
+    // One string and where each id ends in it: slicing it back is several times faster than
+    // parsing a JSON array of a million ids.
+    const idEnds = new Uint32Array(n);
+    let end = 0;
+    order.forEach((i, k) => (idEnds[k] = end += this.ids[i]!.length));
+    const joined = order.map((i) => this.ids[i]).join('');
+    const idsEncoding = oneByte(joined) ? 'latin1' : 'utf16le';
+    sections.set('ids', Buffer.from(joined, idsEncoding));
+    sections.set('idEnds', bytesOf(idEnds));
     sections.set('rowids', bytesOf(Float64Array.from(order, (i) => this.rowids[i]!)));
     sections.set('input', this.hashes(order, this.inputHashes));
     sections.set('output', this.hashes(order, this.outputHashes));
@@ -109,7 +123,7 @@ export class RunColumnsBuilder {
       for (const [part, bytes] of encodeField(kind, column, position, n))
         sections.set(`f${f}.${part}`, bytes);
     });
-    return pack(n, headers, sections);
+    return pack(n, idsEncoding, headers, sections);
   }
 
   private sortOrder(): number[] {

@@ -16,6 +16,11 @@ export interface FieldHeader {
 
 export interface ColumnHeader {
   n: number;
+  /**
+   * How the ids section encodes the ids joined into one string: one byte per code unit when
+   * every one fits, else UTF-16 (lossless for any string, lone surrogates included).
+   */
+  ids: 'latin1' | 'utf16le';
   sections: Record<string, [offset: number, length: number]>;
   fields: FieldHeader[];
 }
@@ -36,8 +41,13 @@ export const HASH_BYTES = 20;
 const align = (n: number) => (n + 7) & ~7;
 
 /** Lays sections out after the header. */
-export function pack(n: number, fields: FieldHeader[], sections: Map<string, Uint8Array>): Buffer {
-  const header: ColumnHeader = { n, sections: {}, fields };
+export function pack(
+  n: number,
+  ids: ColumnHeader['ids'],
+  fields: FieldHeader[],
+  sections: Map<string, Uint8Array>,
+): Buffer {
+  const header: ColumnHeader = { n, ids, sections: {}, fields };
   // The header's length depends on the offsets it records: lay out relative to its end first.
   let relative = 0;
   const placed: [string, number, Uint8Array][] = [];

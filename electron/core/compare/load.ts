@@ -6,7 +6,7 @@ import type {
   Role,
   RunSettings,
 } from '../../../shared/model';
-import { decodeRunColumns } from '../columns/decode';
+import { decodeRunColumns, hashKey } from '../columns/decode';
 import { readRunColumns } from '../columns/store';
 import type { Db } from '../db/open';
 
@@ -33,7 +33,10 @@ export interface LoadedRun {
 /** Rows per read: bounds the string one chunk builds (a chunk too big is read in smaller ones). */
 const CHUNK = 20_000;
 
-/** A loaded example and its row in `examples`, for the explorer's joins. */
+/**
+ * A loaded example and its row in `examples`, for the explorer's joins. Its input and output
+ * are keys of the texts (columns/decode.ts, hashKey), equal exactly when the texts are.
+ */
 export type LoadedExample = CompareRun['examples'][number] & { rowid: number };
 
 /**
@@ -75,8 +78,8 @@ export function loadExamples(db: Db, runRowid: number, chunkRows = CHUNK): Loade
       examples.push({
         id: flat[k] as string,
         rowid: flat[k + 1] as number,
-        input: flat[k + 2] as string,
-        output: flat[k + 3] as string,
+        input: hashKey(flat[k + 2] as string),
+        output: hashKey(flat[k + 3] as string),
         error: flat[k + 4] as string | null,
         fields: flat[k + 5] as JsonObject,
       });

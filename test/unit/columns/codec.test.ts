@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { decodeRunColumns } from '../../../electron/core/columns/decode';
+import { decodeRunColumns, hashKey } from '../../../electron/core/columns/decode';
 import { RunColumnsBuilder, type ColumnRow } from '../../../electron/core/columns/encode';
 import { readRunColumns, writeRunColumns } from '../../../electron/core/columns/store';
 import { migrate } from '../../../electron/core/db/open';
@@ -71,8 +71,8 @@ describe('a run column store', () => {
           .map((r) => ({
             id: r.id,
             rowid: r.rowid,
-            input: r.inputHash,
-            output: r.outputHash,
+            input: hashKey(r.inputHash),
+            output: hashKey(r.outputHash),
             error: r.error,
             fields: fromRows(r.fields),
           }))
