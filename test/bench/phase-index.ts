@@ -68,6 +68,8 @@ export interface IndexResult {
   /** The longest the main thread (which answers the UI's requests) was blocked at once. */
   blockedSeconds: number;
   peakRss: RssPeak;
+  /** After the pass: until the background job made every run searchable. */
+  searchReadySeconds: number;
   rescanSeconds: number;
   rescanUnchanged: number;
   dbBytes: number;
@@ -92,6 +94,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
     const busy = performance.eventLoopUtilization(elu);
     const peakRss = sampler.peak();
     const stats = first.value.value;
+    const searchReady = await timed(() => service.search.idle());
     const rescan = await timed(() => service.index([args.dir]));
     const closed = await timed(() => service.close());
     return {
@@ -105,6 +108,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,
+      searchReadySeconds: searchReady.seconds,
       rescanSeconds: rescan.seconds,
       rescanUnchanged: rescan.value.sources.unchanged,
       dbBytes: sizeOnDisk(args.dbPath),

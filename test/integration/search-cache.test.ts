@@ -152,4 +152,27 @@ describe('search as a background cache', () => {
       count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"narwhal"'`),
     ).toBe(30);
   });
+
+  it('waits between batches while a comparison runs, unless a search asks for the run', async () => {
+    const { service } = await library();
+    const db = service.db;
+    const cand = runRowid(db, 'cand');
+    unsearchable(db, cand);
+    const jobs = quietJobs(db);
+    let release = () => undefined as void;
+    const compare = jobs.start(
+      'compare',
+      'a comparison',
+      () => new Promise<void>((r) => (release = r)),
+    );
+    const indexer = new SearchIndexer(db, jobs, 10);
+    const ready = indexer.idle();
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(searchPending(db, [cand])).toEqual({ done: 10, total: 50 });
+    indexer.prioritise([cand]);
+    await ready;
+    expect(searchPending(db, [cand])).toBeNull();
+    release();
+    await jobs.wait(compare);
+  });
 });

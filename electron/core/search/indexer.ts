@@ -1,4 +1,4 @@
-import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as yieldToEvents } from 'node:timers/promises';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { JobContext, JobManager } from '../jobs/manager';
@@ -7,6 +7,8 @@ import { allPending, pendingRuns } from './readiness';
 
 /** Examples (by rowid span) per transaction: short enough that requests get through between. */
 const BATCH = 2000;
+/** How often a paused fill looks again whether it may go on. */
+const PAUSE_MS = 50;
 
 interface RunState {
   generation: number;
@@ -20,6 +22,8 @@ interface RunState {
  * one job at a time, run by run, a batch of examples per transaction with the run's progress in
  * the same transaction (a crash resumes where the last batch ended). Runs asked for by a search
  * go first. A run whose examples are replaced meanwhile (its generation changes) starts over.
+ * While a comparison runs the job waits between batches (unless a search is waiting for it):
+ * on a small machine the two would share the cores and the write lock.
  */
 export class SearchIndexer {
   private jobId: string | null = null;
@@ -31,6 +35,10 @@ export class SearchIndexer {
     private readonly jobs: JobManager,
     private readonly batch = BATCH,
   ) {}
+
+  private mayGoOn(): boolean {
+    return this.priority.size > 0 || !this.jobs.running('compare');
+  }
 
   /** Starts the job unless it is running; it stops when no run is left to index. */
   schedule(): void {
@@ -143,6 +151,7 @@ export class SearchIndexer {
       const left = allPending(this.db);
       if (left) ctx.progress({ phase: 'Preparing search', done: left.done, total: left.total });
       await yieldToEvents();
+      while (!this.mayGoOn() && !ctx.signal.aborted) await sleep(PAUSE_MS);
       if (ctx.signal.aborted) return;
       if (!this.priority.has(runRowid) && [...this.priority].some((r) => r !== runRowid)) return;
     }
