@@ -56,6 +56,31 @@ async function call<N extends 'examples:page' | 'examples:count'>(
 const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
 const quietJobs = (db: Db) => new JobManager(db, { started() {}, progress() {}, finished() {} });
 
+/** A comparison that runs until released: the fill waits for it after each batch. */
+function comparing(jobs: JobManager): { release(): void; job: string } {
+  let release: () => void = () => undefined;
+  const job = jobs.start('compare', 'a comparison', () => new Promise<void>((r) => (release = r)));
+  return { release: () => release(), job };
+}
+
+/** Lets the fill write one batch, then cancels it: a stop between two batches. */
+async function stopAfterOneBatch(
+  jobs: JobManager,
+  indexer: SearchIndexer,
+  db: Db,
+  run: number,
+): Promise<void> {
+  const compare = comparing(jobs);
+  indexer.schedule();
+  while ((searchPending(db, [run])?.done ?? 0) === 0)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  const job = jobs.list().find((j) => j.kind === 'search' && j.state === 'running')!;
+  jobs.cancel(job.id);
+  await jobs.wait(job.id);
+  compare.release();
+  await jobs.wait(compare.job);
+}
+
 describe('search as a background cache', () => {
   it('marks each indexed run searchable only once its words are in the index', async () => {
     const { service } = await library();
@@ -101,12 +126,7 @@ describe('search as a background cache', () => {
     const cand = runRowid(db, 'cand');
     unsearchable(db, cand);
     const jobs = quietJobs(db);
-    const first = new SearchIndexer(db, jobs, 10);
-    first.schedule();
-    // The first batch is written before the job yields; the cancel lands right after it.
-    const job = jobs.list().find((j) => j.kind === 'search' && j.state === 'running')!;
-    jobs.cancel(job.id);
-    await jobs.wait(job.id);
+    await stopAfterOneBatch(jobs, new SearchIndexer(db, jobs, 10), db, cand);
     const partial = db
       .prepare(`SELECT done, ready FROM run_search WHERE run_rowid = ?`)
       .get(cand) as { done: number; ready: number };
@@ -127,10 +147,7 @@ describe('search as a background cache', () => {
     const cand = runRowid(db, 'cand');
     unsearchable(db, cand);
     const jobs = quietJobs(db);
-    new SearchIndexer(db, jobs, 10).schedule();
-    const job = jobs.list().find((j) => j.kind === 'search' && j.state === 'running')!;
-    jobs.cancel(job.id);
-    await jobs.wait(job.id);
+    await stopAfterOneBatch(jobs, new SearchIndexer(db, jobs, 10), db, cand);
     // Re-indexed with new texts: the old words go with the old rows, the new ones come in.
     const root = path.join(harness!.dir, 'lib');
     const file = writeMechlensRun(root, {
@@ -159,20 +176,18 @@ describe('search as a background cache', () => {
     const cand = runRowid(db, 'cand');
     unsearchable(db, cand);
     const jobs = quietJobs(db);
-    let release = () => undefined as void;
-    const compare = jobs.start(
-      'compare',
-      'a comparison',
-      () => new Promise<void>((r) => (release = r)),
-    );
+    const compare = comparing(jobs);
     const indexer = new SearchIndexer(db, jobs, 10);
     const ready = indexer.idle();
-    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+    while ((searchPending(db, [cand])?.done ?? 0) === 0) await tick();
+    // Paused: however long it is left, no second batch comes.
+    for (let i = 0; i < 10; i++) await tick();
     expect(searchPending(db, [cand])).toEqual({ done: 10, total: 50 });
     indexer.prioritise([cand]);
     await ready;
     expect(searchPending(db, [cand])).toBeNull();
-    release();
-    await jobs.wait(compare);
+    compare.release();
+    await jobs.wait(compare.job);
   });
 });

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { JsonObject } from '../../../shared/model';
 import type { JobProgress } from '../../../shared/jobs';
-import { untilWritable } from '../db/busy';
+import { writeBriefly } from '../db/busy';
 import { CancelledError } from '../jobs/protocol';
 import type { Db } from '../db/open';
 import { RunColumnsBuilder } from './encode';
@@ -69,7 +69,8 @@ export async function backfillRunColumns(
   for (const run of runs) {
     if (signal.aborted) throw new CancelledError();
     progress({ phase: 'Preparing runs for comparison', done, total });
-    await untilWritable(
+    await writeBriefly(
+      db,
       () =>
         db
           .transaction(() => {

@@ -89,8 +89,16 @@ export class RunColumnsBuilder {
     }
   }
 
-  get size(): number {
-    return this.ids.length;
+  /** The lowest and highest rowid of the examples added, or null for none. */
+  span(): [number, number] | null {
+    if (this.rowids.length === 0) return null;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const rowid of this.rowids) {
+      if (rowid < lo) lo = rowid;
+      if (rowid > hi) hi = rowid;
+    }
+    return [lo, hi];
   }
 
   encode(): Buffer {

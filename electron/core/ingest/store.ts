@@ -73,6 +73,7 @@ export class IndexStore {
   private readonly deleteExamplesOfRun;
   private readonly insertTrace;
   private readonly resetSearch;
+  private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
 
@@ -126,7 +127,11 @@ export class IndexStore {
     this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
     this.resetSearch = db.prepare(
       `INSERT INTO run_search (run_rowid) VALUES (?) ON CONFLICT(run_rowid) DO UPDATE SET
-         generation = generation + 1, indexed_to = 0, done = 0, ready = 0`,
+         generation = generation + 1, indexed_to = 0, done = 0, ready = 0,
+         first_rowid = NULL, last_rowid = NULL`,
+    );
+    this.searchSpan = db.prepare(
+      `UPDATE run_search SET first_rowid = ?, last_rowid = ? WHERE run_rowid = ?`,
     );
   }
 
@@ -360,9 +365,14 @@ export class IndexStore {
     });
   }
 
-  /** The run's column store, in the same transaction as its examples. */
+  /**
+   * The run's column store, in the same transaction as its examples, and their rowid span,
+   * which the background search fill walks.
+   */
   writeColumns(rowid: number, columns: RunColumnsBuilder): void {
     writeRunColumns(this.db, rowid, columns.encode());
+    const span = columns.span();
+    this.searchSpan.run(span?.[0] ?? null, span?.[1] ?? null, rowid);
   }
 
   setWarnings(rowid: number, warnings: string[]): void {

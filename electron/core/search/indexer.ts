@@ -1,17 +1,20 @@
 import { setTimeout as sleep, setImmediate as yieldToEvents } from 'node:timers/promises';
-import { untilWritable } from '../db/busy';
+import { writeBriefly } from '../db/busy';
 import type { Db } from '../db/open';
 import type { JobContext, JobManager } from '../jobs/manager';
 import { CancelledError } from '../jobs/protocol';
 import { allPending, pendingRuns } from './readiness';
 
-/** Examples (by rowid span) per transaction: short enough that requests get through between. */
-const BATCH = 2000;
+/**
+ * Examples (by rowid span) per transaction. FTS5 writes a segment per transaction and merges
+ * them later, so small transactions cost several times more per example; this many keep each
+ * one short enough (tens of ms) that requests get through between them.
+ */
+const BATCH = 3000;
 /** How often a paused fill looks again whether it may go on. */
 const PAUSE_MS = 50;
 
 interface RunState {
-  generation: number;
   indexed_to: number;
   lo: number | null;
   hi: number | null;
@@ -19,11 +22,12 @@ interface RunState {
 
 /**
  * Fills the full-text index after indexing commits, so that writing a run never waits on it:
- * one job at a time, run by run, a batch of examples per transaction with the run's progress in
- * the same transaction (a crash resumes where the last batch ended). Runs asked for by a search
- * go first. A run whose examples are replaced meanwhile (its generation changes) starts over.
- * While a comparison runs the job waits between batches (unless a search is waiting for it):
- * on a small machine the two would share the cores and the write lock.
+ * one job at a time, a batch of examples per transaction — from one run or several small
+ * ones — with each run's progress in the same transaction, so a crash resumes where the last
+ * batch ended. The state a batch reads is read inside its transaction, so a run re-indexed in
+ * between (its progress reset by the indexer) is simply started over. Runs asked for by a
+ * search go first. While a comparison runs the job waits between batches (unless a search is
+ * waiting for it): on a small machine the two would share the cores and the write lock.
  */
 export class SearchIndexer {
   private jobId: string | null = null;
@@ -36,10 +40,6 @@ export class SearchIndexer {
     private readonly batch = BATCH,
   ) {}
 
-  private mayGoOn(): boolean {
-    return this.priority.size > 0 || !this.jobs.running('compare');
-  }
-
   /** Starts the job unless it is running; it stops when no run is left to index. */
   schedule(): void {
     if (this.jobId !== null) return;
@@ -48,7 +48,7 @@ export class SearchIndexer {
     this.jobId = jobId;
     void this.jobs.wait(jobId).then((job) => {
       this.jobId = null;
-      // New runs may have been indexed while the last one was being filled.
+      // New runs may have been indexed while the last batch was written.
       if (job?.state === 'finished') this.schedule();
       else this.settle();
     });
@@ -73,87 +73,64 @@ export class SearchIndexer {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
-  private next(): number | null {
+  private mayGoOn(): boolean {
+    return this.priority.size > 0 || !this.jobs.running('compare');
+  }
+
+  /** Pending runs, those a search waits for first; forgets those no longer pending. */
+  private order(): number[] {
     const pending = pendingRuns(this.db);
     const set = new Set(pending);
-    for (const rowid of this.priority) {
-      if (set.has(rowid)) return rowid;
-      this.priority.delete(rowid);
-    }
-    return pending[0] ?? null;
+    for (const rowid of this.priority) if (!set.has(rowid)) this.priority.delete(rowid);
+    return [...this.priority, ...pending.filter((rowid) => !this.priority.has(rowid))];
   }
 
   private async fill(ctx: JobContext): Promise<void> {
-    for (let run = this.next(); run !== null; run = this.next()) {
-      await this.fillRun(run, ctx);
-      if (ctx.signal.aborted) throw new CancelledError();
-    }
-    const left = allPending(this.db);
-    ctx.progress({ phase: 'Preparing search', done: left?.done ?? 1, total: left?.total ?? 1 });
-  }
-
-  private state(runRowid: number): RunState | null {
-    // One read transaction: the span and the generation it belongs to are seen together.
-    return this.db.transaction(() => {
-      const state = this.db
-        .prepare(`SELECT generation, indexed_to FROM run_search WHERE run_rowid = ? AND ready = 0`)
-        .get(runRowid) as { generation: number; indexed_to: number } | undefined;
-      if (!state) return null;
-      const span = this.db
-        .prepare(`SELECT min(rowid) AS lo, max(rowid) AS hi FROM examples WHERE run_rowid = ?`)
-        .get(runRowid) as { lo: number | null; hi: number | null };
-      return { ...state, ...span };
-    })();
-  }
-
-  private write<T>(ctx: JobContext, work: () => T): Promise<T> {
-    return untilWritable(
-      () => this.db.transaction(work).immediate(),
-      async () => {
-        await yieldToEvents();
-        if (ctx.signal.aborted) throw new CancelledError();
-      },
-    );
-  }
-
-  /** Returns when the run is searchable, replaced, or a prioritised run should go first. */
-  private async fillRun(runRowid: number, ctx: JobContext): Promise<void> {
-    const state = this.state(runRowid);
-    if (!state) return;
-    const { generation, hi } = state;
-    const current = this.db.prepare(
-      `SELECT indexed_to FROM run_search WHERE run_rowid = ? AND generation = ? AND ready = 0`,
+    const state = this.db.prepare(
+      `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
+       WHERE run_rowid = ? AND ready = 0`,
     );
     const insert = this.db.prepare(
       `INSERT INTO examples_fts (rowid, input, output) SELECT rowid, input, output FROM examples
        WHERE rowid > ? AND rowid <= ? AND run_rowid = ?`,
     );
     const advance = this.db.prepare(
-      `UPDATE run_search SET indexed_to = ?, done = done + ? WHERE run_rowid = ?`,
+      `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
     );
-    const finish = this.db.prepare(`UPDATE run_search SET ready = 1 WHERE run_rowid = ?`);
-    let from = state.lo === null ? 0 : Math.max(state.indexed_to, state.lo - 1);
+    /** One transaction: up to `batch` rowids from the runs in order. False when none is left. */
+    const step = (): boolean => {
+      const runs = this.order();
+      let budget = this.batch;
+      for (const run of runs) {
+        if (budget <= 0) break;
+        const s = state.get(run) as RunState | undefined;
+        if (!s) continue;
+        const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
+        const hi = s.hi ?? from;
+        const to = Math.min(hi, from + budget);
+        const { changes } = to > from ? insert.run(from, to, run) : { changes: 0 };
+        advance.run(to, changes, to >= hi ? 1 : 0, run);
+        budget -= Math.max(1, to - from);
+      }
+      return runs.length > 0;
+    };
+    // Not inside the caller's turn (the end of an index pass, a request): start on our own.
+    await yieldToEvents();
     for (;;) {
-      const more = await this.write(ctx, () => {
-        const row = current.get(runRowid, generation) as { indexed_to: number } | undefined;
-        if (!row || row.indexed_to > from) return false;
-        if (hi === null || from >= hi) {
-          finish.run(runRowid);
-          return false;
-        }
-        const to = Math.min(hi, from + this.batch);
-        const { changes } = insert.run(from, to, runRowid);
-        advance.run(to, changes, runRowid);
-        from = to;
-        return true;
-      });
-      if (!more) return;
+      const more = await writeBriefly(
+        this.db,
+        () => this.db.transaction(step).immediate(),
+        async () => {
+          await sleep(PAUSE_MS);
+          if (ctx.signal.aborted) throw new CancelledError();
+        },
+      );
       const left = allPending(this.db);
-      if (left) ctx.progress({ phase: 'Preparing search', done: left.done, total: left.total });
+      ctx.progress({ phase: 'Preparing search', done: left?.done ?? 1, total: left?.total ?? 1 });
+      if (!more || !left) return;
       await yieldToEvents();
       while (!this.mayGoOn() && !ctx.signal.aborted) await sleep(PAUSE_MS);
-      if (ctx.signal.aborted) return;
-      if (!this.priority.has(runRowid) && [...this.priority].some((r) => r !== runRowid)) return;
+      if (ctx.signal.aborted) throw new CancelledError();
     }
   }
 }

@@ -6,7 +6,8 @@ import type { Migration } from './index';
  * (contentless, with deletes by rowid), so an example can be deleted before its words were
  * ever indexed without corrupting it. `run_search` says how far each run's examples are
  * indexed and whether the run is searchable (`generation` changes whenever the run's examples are
-replaced, so a fill in progress notices); every run starts unsearchable and the background
+replaced, so a fill in progress notices) and the rowid span of its examples, which the indexer
+records as it writes them; every run starts unsearchable and the background
  * job rebuilds the index from the example rows.
  */
 export const m013SearchCache: Migration = {
@@ -26,8 +27,12 @@ CREATE TABLE run_search (
   generation INTEGER NOT NULL DEFAULT 0,
   indexed_to INTEGER NOT NULL DEFAULT 0,
   done INTEGER NOT NULL DEFAULT 0,
-  ready INTEGER NOT NULL DEFAULT 0
+  ready INTEGER NOT NULL DEFAULT 0,
+  first_rowid INTEGER,
+  last_rowid INTEGER
 ) STRICT;
-INSERT INTO run_search (run_rowid) SELECT rowid FROM runs;
+INSERT INTO run_search (run_rowid, first_rowid, last_rowid)
+  SELECT rowid, (SELECT min(e.rowid) FROM examples e WHERE e.run_rowid = runs.rowid),
+    (SELECT max(e.rowid) FROM examples e WHERE e.run_rowid = runs.rowid) FROM runs;
 `,
 };
