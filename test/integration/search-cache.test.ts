@@ -38,9 +38,9 @@ function unsearchable(db: Db, rowid: number): void {
   db.prepare(
     `DELETE FROM examples_fts WHERE rowid IN (SELECT rowid FROM examples WHERE run_rowid = ?)`,
   ).run(rowid);
-  db.prepare(
-    `UPDATE run_search SET generation = generation + 1, indexed_to = 0, done = 0, ready = 0 WHERE run_rowid = ?`,
-  ).run(rowid);
+  db.prepare(`UPDATE run_search SET indexed_to = 0, done = 0, ready = 0 WHERE run_rowid = ?`).run(
+    rowid,
+  );
 }
 
 async function call<N extends 'examples:page' | 'examples:count'>(

@@ -127,7 +127,7 @@ export class IndexStore {
     this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
     this.resetSearch = db.prepare(
       `INSERT INTO run_search (run_rowid) VALUES (?) ON CONFLICT(run_rowid) DO UPDATE SET
-         generation = generation + 1, indexed_to = 0, done = 0, ready = 0,
+         indexed_to = 0, done = 0, ready = 0,
          first_rowid = NULL, last_rowid = NULL`,
     );
     this.searchSpan = db.prepare(

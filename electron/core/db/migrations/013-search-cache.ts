@@ -5,10 +5,9 @@ import type { Migration } from './index';
  * of inside the indexing transaction. The index no longer reads its content from `examples`
  * (contentless, with deletes by rowid), so an example can be deleted before its words were
  * ever indexed without corrupting it. `run_search` says how far each run's examples are
- * indexed and whether the run is searchable (`generation` changes whenever the run's examples are
-replaced, so a fill in progress notices) and the rowid span of its examples, which the indexer
-records as it writes them; every run starts unsearchable and the background
- * job rebuilds the index from the example rows.
+ * indexed, whether the run is searchable, and the rowid span of its examples (which the
+ * indexer records as it writes them). Every run starts unsearchable and the background job
+ * rebuilds the index from the example rows.
  */
 export const m013SearchCache: Migration = {
   version: 13,
@@ -24,7 +23,6 @@ CREATE TRIGGER examples_ad AFTER DELETE ON examples BEGIN
 END;
 CREATE TABLE run_search (
   run_rowid INTEGER PRIMARY KEY REFERENCES runs(rowid) ON DELETE CASCADE,
-  generation INTEGER NOT NULL DEFAULT 0,
   indexed_to INTEGER NOT NULL DEFAULT 0,
   done INTEGER NOT NULL DEFAULT 0,
   ready INTEGER NOT NULL DEFAULT 0,
