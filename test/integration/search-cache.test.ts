@@ -110,6 +110,10 @@ describe('search as a background cache', () => {
     });
     const counted = await call(service, 'examples:count', input);
     expect(counted.searchPending).toBeTruthy();
+    // An export of the search would miss rows: it says so instead.
+    const exported = await dispatch(service, 'export:examplesCsv', input);
+    expect(exported).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(!exported.ok && exported.error.message).toMatch(/being prepared/);
     // Without a search the pair pages as usual meanwhile.
     const plain = await call(service, 'examples:page', { reportKey: key, pair: 0 });
     expect(plain.rows).toHaveLength(50);
@@ -118,6 +122,7 @@ describe('search as a background cache', () => {
     const found = await call(service, 'examples:page', input);
     expect(found.rows.map((r) => r.example_id)).toEqual(['ex-008']);
     expect(found.searchPending).toBeUndefined();
+    expect((await dispatch(service, 'export:examplesCsv', input)).ok).toBe(true);
   });
 
   it('resumes after a stop where its last batch ended, indexing no example twice', async () => {

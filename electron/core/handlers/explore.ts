@@ -2,7 +2,7 @@ import { countExamples, exampleDetail, pageExamples } from '../compare/pager';
 import { readReport } from '../compare/store';
 import { NotFoundError } from '../errors';
 import { examplesCsv, summaryCsv } from '../export/csv';
-import { pendingSearch } from '../search/explorer';
+import { pendingSearch, refuseWhilePreparing } from '../search/explorer';
 import type { PairwiseService } from '../service';
 import { exampleTraces } from '../traces';
 import type { HandlersOf } from './types';
@@ -50,6 +50,8 @@ export function exploreHandlers(
     'examples:trace': (input) => exampleTraces(db(), input),
     'export:examplesCsv': ({ reportKey, pair, filter }) => {
       const found = report(reportKey);
+      const pairs = pair === undefined ? found.comparisons.map((_, i) => i) : [pair];
+      refuseWhilePreparing(db(), service.search, reportKey, pairs, filter ?? {});
       const { content, examples } = examplesCsv(db(), reportKey, found, { pair, filter });
       const which =
         pair === undefined

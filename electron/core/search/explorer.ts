@@ -1,6 +1,7 @@
 import type { ParsedInput } from '../../../shared/contract';
 import { ftsQuery, pairScope } from '../compare/filters';
 import type { Db } from '../db/open';
+import { ConflictError } from '../errors';
 import type { SearchIndexer } from './indexer';
 import { searchPending, type SearchProgress } from './readiness';
 
@@ -22,4 +23,27 @@ export function pendingSearch(
   const pending = searchPending(db, runs);
   if (pending) indexer.prioritise(runs);
   return pending;
+}
+
+/**
+ * An export of a search waits for the search to be ready: the index would give only the
+ * matches of the examples indexed so far, and a CSV that silently misses rows is worse than
+ * none.
+ */
+export function refuseWhilePreparing(
+  db: Db,
+  indexer: SearchIndexer,
+  reportKey: string,
+  pairs: number[],
+  filter: ParsedInput<'examples:count'>['filter'],
+): void {
+  for (const pair of pairs) {
+    const pending = pendingSearch(db, indexer, { reportKey, pair, filter });
+    if (pending) {
+      const share = Math.floor((100 * pending.done) / Math.max(1, pending.total));
+      throw new ConflictError(
+        `Search is still being prepared for these runs (${share}%): export again in a moment.`,
+      );
+    }
+  }
 }
