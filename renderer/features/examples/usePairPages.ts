@@ -47,6 +47,14 @@ export function usePairPages(
   useEffect(() => {
     current.current = query;
   }, [query]);
+  // The next ask of a search still being prepared; dropped when the view goes.
+  const retry = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (retry.current) clearTimeout(retry.current);
+    },
+    [],
+  );
 
   const fetchPage = useCallback(
     async (after: string | null, previous: RowPages<PairRow>) => {
@@ -71,7 +79,8 @@ export function usePairPages(
         if (page.searchPending) {
           const pending = page.searchPending;
           setLoaded({ query, rows: EMPTY, total: null, next: null, searchPending: pending });
-          setTimeout(() => {
+          if (retry.current) clearTimeout(retry.current);
+          retry.current = setTimeout(() => {
             if (current.current === query) fetchPage(null, EMPTY).catch(failed);
           }, SEARCH_RETRY_MS);
           return;
