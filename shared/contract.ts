@@ -188,6 +188,13 @@ export const pairRowSchema = z.object({
   input: z.string(),
 });
 
+/**
+ * A search on a pair whose runs are not yet in the full-text index (it is filled in the
+ * background after indexing): how many of their examples are indexed so far. The answer then
+ * holds no rows; ask again later.
+ */
+export const searchPendingSchema = z.object({ done: z.number(), total: z.number() });
+
 export const exampleSideSchema = z
   .object({
     run_id: z.string(),
@@ -284,6 +291,7 @@ export const requests = {
       next: z.string().nullable(),
       /** Counted on the first page only (null on later pages). */
       total: z.number().nullable(),
+      searchPending: searchPendingSchema.optional(),
     }),
   },
   'examples:count': {
@@ -294,7 +302,7 @@ export const requests = {
         filter: examplesFilterSchema.default({}),
       })
       .strict(),
-    output: z.object({ total: z.number() }),
+    output: z.object({ total: z.number(), searchPending: searchPendingSchema.optional() }),
   },
   'examples:detail': {
     input: z

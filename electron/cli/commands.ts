@@ -46,7 +46,14 @@ export async function indexCommand(
     label: 'Indexing',
   });
   try {
-    const stats = await service.index(paths).finally(stopBar);
+    // A one-shot command leaves the library whole: searchable too, not only comparable.
+    const stats = await service
+      .index(paths)
+      .then(async (indexed) => {
+        await service.search.idle();
+        return indexed;
+      })
+      .finally(stopBar);
     const base = paths.length === 1 ? path.resolve(paths[0]!) : process.cwd();
     const relative = (p: string) => {
       const rel = path.relative(base, p);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
+import { backfillRunColumns, runsWithoutColumns } from './columns/backfill';
 import { ComparisonRunner } from './compare/runner';
 import { closeLibrary, openLibrary, type Db } from './db/open';
 import { EventHub } from './events';
@@ -20,6 +21,7 @@ import { openLog, type Logger } from './log';
 import { logIndexPass, logJob } from './log-events';
 import type { SyncOptions } from './sync/drain';
 import { SyncEngine } from './sync/engine';
+import { SearchIndexer } from './search/indexer';
 import { MemorySecretStore, type SecretStore } from './sync/settings';
 import { FolderWatcher } from './watcher';
 
@@ -54,6 +56,8 @@ export class PairwiseService {
   readonly jobs: JobManager;
   readonly dataDir: string;
   readonly compare: ComparisonRunner;
+  /** Fills the full-text index in the background after each index pass. */
+  readonly search: SearchIndexer;
   // findings & sync
   readonly findings: FindingsService;
   readonly sync: SyncEngine;
@@ -86,6 +90,7 @@ export class PairwiseService {
         this.events.emit('jobs:changed', {});
       },
     });
+    this.search = new SearchIndexer(this.db, this.jobs);
     this.compare = new ComparisonRunner(
       this.db,
       path.resolve(options.dbPath),
@@ -110,6 +115,19 @@ export class PairwiseService {
     if (this.watcher) {
       for (const folder of watchedFolders(this.db)) this.watcher.add(folder);
     }
+    if (runsWithoutColumns(this.db).length > 0) this.startColumnBackfill();
+    // Runs a crash or an older Pairwise left unsearchable.
+    this.search.schedule();
+  }
+
+  /**
+   * A library indexed before column stores: each run gets one from its rows, in the background
+   * (its comparisons read the rows meanwhile, with the same result).
+   */
+  private startColumnBackfill(): void {
+    this.jobs.start('index', 'Preparing runs for comparison', async (ctx) => {
+      await backfillRunColumns(this.db, ctx.signal, ctx.progress);
+    });
   }
 
   readonly handlers: Handlers = {
@@ -174,6 +192,7 @@ export class PairwiseService {
         this.indexStats.set(ctx.jobId, stats);
         logIndexPass(this.log, paths, stats);
         this.events.emit('index:changed', { runs: stats.runs });
+        this.search.schedule();
       });
       this.indexChain = run.catch(() => undefined);
       return run;

@@ -70,6 +70,8 @@ export interface IndexResult {
   /** The longest the main thread (which answers the UI's requests) was blocked at once. */
   blockedSeconds: number;
   peakRss: RssPeak;
+  /** After the pass: until the background job made every run searchable. */
+  searchReadySeconds: number;
   rescanSeconds: number;
   rescanUnchanged: number;
   dbBytes: number;
@@ -96,6 +98,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
     const busy = performance.eventLoopUtilization(elu);
     const peakRss = sampler.peak();
     const stats = first.value.value;
+    const searchReady = await timed(() => service.search.idle());
     pass = 'rescan';
     const rescan = await timed(() => service.index([args.dir]));
     stopForwarding();
@@ -111,6 +114,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,
+      searchReadySeconds: searchReady.seconds,
       rescanSeconds: rescan.seconds,
       rescanUnchanged: rescan.value.sources.unchanged,
       dbBytes: sizeOnDisk(args.dbPath),

@@ -72,6 +72,7 @@ describe('comparisons through the service', () => {
   it('pages examples by key with filters, search and detail', async () => {
     harness = makeService();
     await harness.service.index([library(harness.dir)]);
+    await harness.service.search.idle();
     const { key, report } = await harness.service.compare.run({
       experimentId: 'exp-test',
       resamples: 500,

@@ -7,6 +7,8 @@ import { openDatabase, type Db } from '../../electron/core/db/open';
 import { importUnitFile } from '../../electron/core/ingest/import-task';
 import { importerVersions } from '../../electron/core/ingest/importers';
 import { IndexStore } from '../../electron/core/ingest/store';
+import { JobManager } from '../../electron/core/jobs/manager';
+import { SearchIndexer } from '../../electron/core/search/indexer';
 import type { SourceUnit } from '../../electron/core/ingest/types';
 import { fuzzRuns, fuzzSeed, fuzzTimeout } from '../fixtures/fuzz';
 import { evalHeader, evalSample, zipBytes, type ZipEntry } from '../fixtures/inspect';
@@ -294,8 +296,15 @@ describe('importer fuzzing: random content under every run-file name', () => {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(db.pragma('foreign_key_check')).toEqual([]);
       const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      // Search is filled after indexing: once it is, it holds every example and nothing else.
+      const jobs = new JobManager(db, { started() {}, progress() {}, finished() {} });
+      await new SearchIndexer(db, jobs).idle();
       expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(
         count(`SELECT COUNT(*) AS n FROM examples`),
+      );
+      expect(count(`SELECT COUNT(*) AS n FROM run_search WHERE ready = 0`)).toBe(0);
+      expect(count(`SELECT COUNT(DISTINCT run_rowid) AS n FROM run_columns`)).toBe(
+        count(`SELECT COUNT(*) AS n FROM runs`),
       );
     },
     fuzzTimeout(RUNS, 100),

@@ -5,6 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ftsQuery } from '../../electron/core/compare/filters';
 import { migrate, openDatabase } from '../../electron/core/db/open';
 import { migrations } from '../../electron/core/db/migrations';
+import { JobManager } from '../../electron/core/jobs/manager';
+import { SearchIndexer } from '../../electron/core/search/indexer';
+import { searchPending } from '../../electron/core/search/readiness';
 import type { Db } from '../../electron/core/db/open';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
@@ -30,7 +33,7 @@ function search(db: Db, words: string): string[] {
   return rows.map((r) => `${r.run}/${r.example}`);
 }
 
-/** FTS5's own check of an external-content index against the rows it indexes. */
+/** FTS5's own check of the index's structure. */
 function ftsIntegrity(db: Db): void {
   db.prepare(`INSERT INTO examples_fts(examples_fts, rank) VALUES ('integrity-check', 1)`).run();
 }
@@ -47,6 +50,7 @@ describe('the full-text index, filled per run', () => {
     const file = writeMechlensRun(root, { id: 'run-a', name: 'a', examples: old });
     writeMechlensRun(root, { id: 'run-b', name: 'b', examples: examples(3) });
     await harness.service.index([root]);
+    await harness.service.search.idle();
     const db = harness.service.db;
     expect(search(db, 'walrus')).toEqual(['run-a/ex-003']);
     expect(search(db, 'number 2')).toEqual(['run-a/ex-002', 'run-b/ex-002']);
@@ -55,6 +59,7 @@ describe('the full-text index, filled per run', () => {
     writeMechlensRun(root, { id: 'run-a', name: 'a', examples: examples(5) });
     touch(file);
     const again = await harness.service.index([root]);
+    await harness.service.search.idle();
     expect(again.sources).toMatchObject({ imported: 1, unchanged: 1 });
     expect(search(db, 'walrus')).toEqual([]);
     expect(search(db, 'number 5')).toEqual(['run-a/ex-005']);
@@ -62,7 +67,7 @@ describe('the full-text index, filled per run', () => {
     ftsIntegrity(db);
   });
 
-  it('upgrades a database indexed with the per-row trigger, keeping what it found', () => {
+  it('upgrades a database indexed with the per-row trigger: its words are indexed again in the background', async () => {
     const t = tempDir();
     cleanup = t.cleanup;
     const file = path.join(t.dir, 'old.db');
@@ -81,6 +86,11 @@ describe('the full-text index, filled per run', () => {
 
     const db = openDatabase(file);
     try {
+      expect(search(db, 'walrus')).toEqual([]);
+      expect(searchPending(db, [1])).toEqual({ done: 0, total: 0 });
+      const jobs = new JobManager(db, { started() {}, progress() {}, finished() {} });
+      await new SearchIndexer(db, jobs).idle();
+      expect(searchPending(db, [1])).toBeNull();
       expect(search(db, 'walrus')).toEqual(['r/ex-1']);
       const triggers = db
         .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`)

@@ -41,6 +41,7 @@ describe('indexing a folder', () => {
     expect(stats.problems).toHaveLength(1);
     expect(stats.problems[0]!.path).toMatch(/broken\.json$/);
     expect(stats.problems[0]!.message).toMatch(/line 1/);
+    await harness.service.search.idle();
     const runs = listRuns(harness.service.db);
     expect(runs.map((r) => [r.run_id, r.condition, r.role])).toEqual([
       ['ref-1', 'reference', 'reference'],

@@ -95,6 +95,8 @@ describe('migrations', () => {
         ['ref', 'base', 'reference'],
         ['cand', 'steer', 'intervention'],
       ]);
+      // The full-text index is rebuilt in the background after the upgrade.
+      await service.search.idle();
       const found = service.db
         .prepare(`SELECT COUNT(*) AS n FROM examples_fts WHERE examples_fts MATCH 'walruses'`)
         .get() as { n: number };

@@ -66,6 +66,7 @@ function stored(db: Db): unknown {
        FROM examples ORDER BY rowid`,
     ),
     experiments: rows(`SELECT * FROM experiments`),
+    columns: rows(`SELECT run_rowid, part, data FROM run_columns ORDER BY run_rowid, part`),
     fts: rows(
       `SELECT rowid FROM examples_fts WHERE examples_fts MATCH '"walrus" OR "answer"' ORDER BY rowid`,
     ),

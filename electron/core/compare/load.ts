@@ -6,6 +6,8 @@ import type {
   Role,
   RunSettings,
 } from '../../../shared/model';
+import { decodeRunColumns, hashKey } from '../columns/decode';
+import { readRunColumns } from '../columns/store';
 import type { Db } from '../db/open';
 
 interface RunRecord {
@@ -31,7 +33,10 @@ export interface LoadedRun {
 /** Rows per read: bounds the string one chunk builds (a chunk too big is read in smaller ones). */
 const CHUNK = 20_000;
 
-/** A loaded example and its row in `examples`, for the explorer's joins. */
+/**
+ * A loaded example and its row in `examples`, for the explorer's joins. Its input and output
+ * are keys of the texts (columns/decode.ts, hashKey), equal exactly when the texts are.
+ */
 export type LoadedExample = CompareRun['examples'][number] & { rowid: number };
 
 /**
@@ -73,8 +78,8 @@ export function loadExamples(db: Db, runRowid: number, chunkRows = CHUNK): Loade
       examples.push({
         id: flat[k] as string,
         rowid: flat[k + 1] as number,
-        input: flat[k + 2] as string,
-        output: flat[k + 3] as string,
+        input: hashKey(flat[k + 2] as string),
+        output: hashKey(flat[k + 3] as string),
         error: flat[k + 4] as string | null,
         fields: flat[k + 5] as JsonObject,
       });
@@ -83,6 +88,16 @@ export function loadExamples(db: Db, runRowid: number, chunkRows = CHUNK): Loade
     size = chunkRows;
   }
   return examples;
+}
+
+/**
+ * A run's examples from its column store (a few blobs, no per-example rows), in id order; from
+ * its example rows when it has none yet (a library indexed before column stores, until the
+ * conversion reaches it). Both give the same examples.
+ */
+export function loadRunExamples(db: Db, runRowid: number): LoadedExample[] {
+  const bytes = readRunColumns(db, runRowid);
+  return (bytes && decodeRunColumns(bytes)) ?? loadExamples(db, runRowid);
 }
 
 /**
@@ -97,7 +112,7 @@ export function loadRun(db: Db, runId: string, condition: string, role: Role | n
     )
     .get(runId) as RunRecord | undefined;
   if (!row) throw new Error(`Run ${runId} is no longer in the library.`);
-  const examples = loadExamples(db, row.rowid);
+  const examples = loadRunExamples(db, row.rowid);
   return {
     runRowid: row.rowid,
     run: {

@@ -2,6 +2,7 @@ import { countExamples, exampleDetail, pageExamples } from '../compare/pager';
 import { readReport } from '../compare/store';
 import { NotFoundError } from '../errors';
 import { examplesCsv, summaryCsv } from '../export/csv';
+import { pendingSearch, refuseWhilePreparing } from '../search/explorer';
 import type { PairwiseService } from '../service';
 import { exampleTraces } from '../traces';
 import type { HandlersOf } from './types';
@@ -35,12 +36,22 @@ export function exploreHandlers(
   return {
     'compare:start': (settings) => ({ jobId: service.compare.start(settings).jobId }),
     'compare:report': (settings) => service.compare.cached(settings),
-    'examples:page': (input) => pageExamples(db(), input),
-    'examples:count': (input) => countExamples(db(), input),
+    'examples:page': (input) => {
+      const searchPending = pendingSearch(db(), service.search, input);
+      if (searchPending) return { rows: [], next: null, total: null, searchPending };
+      return pageExamples(db(), input);
+    },
+    'examples:count': (input) => {
+      const searchPending = pendingSearch(db(), service.search, input);
+      if (searchPending) return { total: 0, searchPending };
+      return countExamples(db(), input);
+    },
     'examples:detail': (input) => exampleDetail(db(), input),
     'examples:trace': (input) => exampleTraces(db(), input),
     'export:examplesCsv': ({ reportKey, pair, filter }) => {
       const found = report(reportKey);
+      const pairs = pair === undefined ? found.comparisons.map((_, i) => i) : [pair];
+      refuseWhilePreparing(db(), service.search, reportKey, pairs, filter ?? {});
       const { content, examples } = examplesCsv(db(), reportKey, found, { pair, filter });
       const which =
         pair === undefined

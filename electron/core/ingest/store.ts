@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
+import { RunColumnsBuilder } from '../columns/encode';
+import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import type { Db } from '../db/open';
@@ -70,7 +72,8 @@ export class IndexStore {
   private readonly insertExample;
   private readonly deleteExamplesOfRun;
   private readonly insertTrace;
-  private readonly indexRunText;
+  private readonly resetSearch;
+  private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
 
@@ -125,8 +128,13 @@ export class IndexStore {
       `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
     );
     this.updateWarnings = db.prepare(`UPDATE runs SET warnings = ? WHERE rowid = ?`);
-    this.indexRunText = db.prepare(
-      `INSERT INTO examples_fts(rowid, input, output) SELECT rowid, input, output FROM examples WHERE run_rowid = ?`,
+    this.resetSearch = db.prepare(
+      `INSERT INTO run_search (run_rowid) VALUES (?) ON CONFLICT(run_rowid) DO UPDATE SET
+         indexed_to = 0, done = 0, ready = 0,
+         first_rowid = NULL, last_rowid = NULL`,
+    );
+    this.searchSpan = db.prepare(
+      `UPDATE run_search SET first_rowid = ?, last_rowid = ? WHERE run_rowid = ?`,
     );
   }
 
@@ -246,8 +254,9 @@ export class IndexStore {
     prepared: PreparedExamples,
   ): number {
     const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
-    this.insertExamples(rowid, run.examples, prepared, run.traces);
-    this.indexText(rowid);
+    const columns = new RunColumnsBuilder();
+    this.insertExamples(rowid, run.examples, prepared, run.traces, columns);
+    this.writeColumns(rowid, columns);
     return run.examples.length;
   }
 
@@ -321,6 +330,8 @@ export class IndexStore {
       source_sha256: record.sha256,
     }) as { rowid: number };
     this.deleteExamplesOfRun.run(rowid);
+    // Its words are indexed after the commit (search/indexer.ts): until then it is not searchable.
+    this.resetSearch.run(rowid);
     return rowid;
   }
 
@@ -329,6 +340,7 @@ export class IndexStore {
     examples: ImportedExample[],
     prepared: PreparedExamples,
     traces?: Map<string, Trace>,
+    columns?: RunColumnsBuilder,
   ): void {
     examples.forEach((example, i) => {
       const inserted = this.insertExample.run(
@@ -345,12 +357,25 @@ export class IndexStore {
       );
       const trace = traces?.get(example.id);
       if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));
+      columns?.add({
+        id: example.id,
+        rowid: Number(inserted.lastInsertRowid),
+        inputHash: prepared.inputHash[i]!,
+        outputHash: prepared.outputHash[i]!,
+        error: example.error,
+        fields: example.fields,
+      });
     });
   }
 
-  /** One FTS5 insert per run instead of a trigger per row (migration 007). */
-  indexText(rowid: number): void {
-    this.indexRunText.run(rowid);
+  /**
+   * The run's column store, in the same transaction as its examples, and their rowid span,
+   * which the background search fill walks.
+   */
+  writeColumns(rowid: number, columns: RunColumnsBuilder): void {
+    writeRunColumns(this.db, rowid, columns.encode());
+    const span = columns.span();
+    this.searchSpan.run(span?.[0] ?? null, span?.[1] ?? null, rowid);
   }
 
   setWarnings(rowid: number, warnings: string[]): void {

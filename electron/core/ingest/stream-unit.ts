@@ -21,6 +21,7 @@ import {
   NormalizationCheck,
   tooManyExamples,
 } from './limits';
+import { RunColumnsBuilder } from '../columns/encode';
 import { prepareExampleList } from './prepare';
 import { checkDepth, DEFAULT_MAX_BYTES, explainJsonError } from './read';
 import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
@@ -130,6 +131,7 @@ async function writeBatches(
   const seen = new Map<string, number>();
   const cleaned = new Map<string, string>();
   const normalization = new NormalizationCheck();
+  const columns = new RunColumnsBuilder();
   let written = 0;
   for (const batch of array.batches) {
     const text = decode(readRange(fd, batch.start, batch.end), fd, batch.start);
@@ -137,7 +139,7 @@ async function writeBatches(
     const examples = readExampleBatch(raw, batch.first, seen);
     cleanExampleBatch(examples, seen, cleaned);
     normalization.add(examples);
-    store.insertExamples(rowid, examples, prepareExampleList(examples));
+    store.insertExamples(rowid, examples, prepareExampleList(examples), undefined, columns);
     written += examples.length;
     onBytes(batch.end);
     await yieldToEvents();
@@ -148,7 +150,7 @@ async function writeBatches(
   }
   const warning = normalization.warning();
   if (warning) store.setWarnings(rowid, [...run.warnings, warning]);
-  store.indexText(rowid);
+  store.writeColumns(rowid, columns);
   return written;
 }
 

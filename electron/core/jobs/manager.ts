@@ -110,6 +110,12 @@ export class JobManager {
     return id;
   }
 
+  /** Whether a job of this kind is running now. */
+  running(kind: JobKind): boolean {
+    for (const entry of this.live.values()) if (entry.job.kind === kind) return true;
+    return false;
+  }
+
   cancel(jobId: string): boolean {
     const entry = this.live.get(jobId);
     if (!entry) return false;

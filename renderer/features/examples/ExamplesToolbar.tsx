@@ -10,12 +10,14 @@ import type { PairColumn } from './columns';
 
 /**
  * The explorer's header: which experiment and pair (with the words the pair's names share),
- * how many examples match, the column chooser and the CSV exports.
+ * how many examples match (or how far search is being prepared), the column chooser and the
+ * CSV exports.
  */
 export function ExamplesToolbar({
   report,
   comparison,
   total,
+  searchPending,
   columns,
   hidden,
   onHidden,
@@ -24,6 +26,8 @@ export function ExamplesToolbar({
   report: Report;
   comparison: Comparison;
   total: number | null;
+  /** Set while the pair's runs are not yet searchable: how far the search index is. */
+  searchPending: { done: number; total: number } | null;
   columns: PairColumn[];
   hidden: VisibilityState;
   onHidden(next: VisibilityState): void;
@@ -44,7 +48,11 @@ export function ExamplesToolbar({
         </span>
       ) : null}
       <span className="muted" data-testid="row-count">
-        {total === null ? '…' : `${count(total)} examples`}
+        {searchPending
+          ? `preparing search… ${Math.floor((100 * searchPending.done) / Math.max(1, searchPending.total))}%`
+          : total === null
+            ? '…'
+            : `${count(total)} examples`}
       </span>
       <span className="spacer" />
       <ColumnChooser columns={columns} hidden={hidden} onChange={onHidden} />

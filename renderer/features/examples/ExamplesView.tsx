@@ -44,7 +44,12 @@ export function ExamplesView() {
   const searchRef = useRef<HTMLInputElement>(null);
   const comparison = loaded?.report.comparisons[pair];
   const { criteria, columns } = usePairColumns(comparison, filter.search);
-  const { rows, total, loading, loadMore } = usePairPages(loaded?.key ?? null, pair, filter, sort);
+  const { rows, total, loading, loadMore, searchPending } = usePairPages(
+    loaded?.key ?? null,
+    pair,
+    filter,
+    sort,
+  );
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
@@ -66,6 +71,7 @@ export function ExamplesView() {
         report={loaded.report}
         comparison={comparison}
         total={total}
+        searchPending={searchPending}
         columns={columns}
         hidden={hidden}
         onHidden={setHidden}

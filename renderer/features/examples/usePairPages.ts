@@ -18,6 +18,49 @@ interface Loaded {
   rows: RowPages<PairRow>;
   total: number | null;
   next: string | null;
+  /** The search waits for the pair's runs to be indexed for search: asked again meanwhile. */
+  searchPending: RequestOutput<'examples:page'>['searchPending'] | null;
+}
+
+/** How often a search that is being prepared is asked again. */
+const SEARCH_RETRY_MS = 1000;
+
+/** The next ask of a search still being prepared; dropped when the view goes. */
+function useRetryTimer() {
+  const retry = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (retry.current) clearTimeout(retry.current);
+    },
+    [],
+  );
+  return retry;
+}
+
+/**
+ * How many rows match, asked on its own after the first page (a million-row count never holds
+ * rows up), and not while search is being prepared.
+ */
+function usePairCount(
+  reportKey: string | null,
+  pair: number,
+  filter: ExamplesFilter,
+  query: string,
+  preparing: boolean,
+): number | null {
+  const ask = useRequest();
+  const [counted, setCounted] = useState<{ query: string; total: number } | null>(null);
+  useEffect(() => {
+    if (!reportKey || preparing) return;
+    let live = true;
+    ask('examples:count', { reportKey, pair, filter }, ({ total }) => {
+      if (live) setCounted({ query, total });
+    });
+    return () => {
+      live = false;
+    };
+  }, [ask, query, reportKey, pair, filter, preparing]);
+  return counted?.query === query ? counted.total : null;
 }
 
 /**
@@ -32,7 +75,6 @@ export function usePairPages(
   sort: ExamplesSort,
 ) {
   const query = JSON.stringify([reportKey, pair, filter, sort]);
-  const ask = useRequest();
   const toast = useApp((s) => s.toast);
   const failed = useCallback(
     (error: unknown) => toast('error', error instanceof Error ? error.message : String(error)),
@@ -44,6 +86,7 @@ export function usePairPages(
   useEffect(() => {
     current.current = query;
   }, [query]);
+  const retry = useRetryTimer();
 
   const fetchPage = useCallback(
     async (after: string | null, previous: RowPages<PairRow>) => {
@@ -65,17 +108,27 @@ export function usePairPages(
           countTotal: false,
         });
         if (current.current !== query) return;
+        if (page.searchPending) {
+          const pending = page.searchPending;
+          setLoaded({ query, rows: EMPTY, total: null, next: null, searchPending: pending });
+          if (retry.current) clearTimeout(retry.current);
+          retry.current = setTimeout(() => {
+            if (current.current === query) fetchPage(null, EMPTY).catch(failed);
+          }, SEARCH_RETRY_MS);
+          return;
+        }
         setLoaded((current) => ({
           query,
           rows: previous.append(page.rows),
           total: current?.query === query ? current.total : null,
           next: page.next,
+          searchPending: null,
         }));
       } finally {
         if (inFlight.current === mine) inFlight.current = null;
       }
     },
-    [query, reportKey, pair, filter, sort],
+    [query, reportKey, pair, filter, sort, failed, retry],
   );
 
   useEffect(() => {
@@ -83,29 +136,22 @@ export function usePairPages(
     fetchPage(null, EMPTY).catch(failed);
   }, [fetchPage, failed]);
 
-  // The count arrives on its own, after the first page: a million-row count never holds rows up.
-  const [counted, setCounted] = useState<{ query: string; total: number } | null>(null);
-  useEffect(() => {
-    if (!reportKey) return;
-    let live = true;
-    ask('examples:count', { reportKey, pair, filter }, ({ total }) => {
-      if (live) setCounted({ query, total });
-    });
-    return () => {
-      live = false;
-    };
-  }, [ask, query, reportKey, pair, filter]);
-
   const mine = loaded?.query === query ? loaded : null;
+  const searchPending = mine?.searchPending ?? null;
+  const preparing = searchPending !== null;
+
+  const total = usePairCount(reportKey, pair, filter, query, preparing);
+
   // Stable while nothing new has loaded, so the memoized grid does not re-render for it.
   const loadMore = useCallback(() => {
     if (mine?.next) fetchPage(mine.next, mine.rows).catch(failed);
   }, [mine, fetchPage, failed]);
   return {
     rows: mine?.rows ?? EMPTY,
-    total: counted?.query === query ? counted.total : null,
-    loading: mine === null,
+    total,
+    loading: mine === null || preparing,
     loadMore,
+    searchPending,
   };
 }
 

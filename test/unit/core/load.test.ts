@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashKey } from '../../../electron/core/columns/decode';
 import { loadExamples } from '../../../electron/core/compare/load';
 import { writeMechlensRun } from '../../fixtures/formats';
 import { makeService, type Harness } from '../../fixtures/service';
@@ -41,8 +42,13 @@ describe('loading a run for comparison', () => {
           `SELECT rowid, example_id AS id, input_hash AS input, output_hash AS output, error, fields
            FROM examples WHERE run_rowid = ? ORDER BY rowid`,
         )
-        .all(runRowid) as { rowid: number; fields: string }[]
-    ).map((r) => ({ ...r, fields: JSON.parse(r.fields) as unknown }));
+        .all(runRowid) as { rowid: number; input: string; output: string; fields: string }[]
+    ).map((r) => ({
+      ...r,
+      input: hashKey(r.input),
+      output: hashKey(r.output),
+      fields: JSON.parse(r.fields) as unknown,
+    }));
     expect(expected.length).toBe(tricky.length + 20);
     for (const chunk of [1, 2, 3, 7, 26, 27, 1000]) {
       const loaded = loadExamples(db, runRowid, chunk).sort((a, b) => a.rowid - b.rowid);

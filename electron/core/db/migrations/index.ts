@@ -10,6 +10,8 @@ import { m009OverridesUndo } from './009-overrides-undo';
 import { m010ExampleTraces } from './010-example-traces';
 import { m011PairDeltas } from './011-pair-deltas';
 import { m012PairArrays } from './012-pair-arrays';
+import { m013RunColumns } from './013-run-columns';
+import { m014SearchCache } from './014-search-cache';
 
 export interface Migration {
   version: number;
@@ -31,6 +33,8 @@ export const migrations: Migration[] = [
   m010ExampleTraces,
   m011PairDeltas,
   m012PairArrays,
+  m013RunColumns,
+  m014SearchCache,
 ];
 
 export const latestVersion = migrations.length;

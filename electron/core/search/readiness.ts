@@ -1,0 +1,38 @@
+import type { Db } from '../db/open';
+
+/** How far the full-text index of some runs has come, in examples. */
+export interface SearchProgress {
+  done: number;
+  total: number;
+}
+
+/** Null when every one of these runs is searchable; else how far their indexing has come. */
+export function searchPending(db: Db, runRowids: number[]): SearchProgress | null {
+  if (runRowids.length === 0) return null;
+  const row = db
+    .prepare(
+      `SELECT count(*) AS runs, coalesce(sum(s.done), 0) AS done, coalesce(sum(r.example_count), 0) AS total
+       FROM run_search s JOIN runs r ON r.rowid = s.run_rowid
+       WHERE s.ready = 0 AND s.run_rowid IN (${runRowids.map(() => '?').join(',')})`,
+    )
+    .get(...runRowids) as { runs: number; done: number; total: number };
+  return row.runs === 0 ? null : { done: row.done, total: row.total };
+}
+
+/** Every run not yet searchable, lowest rowid (oldest) first. */
+export function pendingRuns(db: Db): number[] {
+  return db
+    .prepare(`SELECT run_rowid FROM run_search WHERE ready = 0 ORDER BY run_rowid`)
+    .pluck()
+    .all() as number[];
+}
+
+export function allPending(db: Db): SearchProgress | null {
+  const row = db
+    .prepare(
+      `SELECT count(*) AS runs, coalesce(sum(s.done), 0) AS done, coalesce(sum(r.example_count), 0) AS total
+       FROM run_search s JOIN runs r ON r.rowid = s.run_rowid WHERE s.ready = 0`,
+    )
+    .get() as { runs: number; done: number; total: number };
+  return row.runs === 0 ? null : { done: row.done, total: row.total };
+}
