@@ -167,7 +167,7 @@ function compareWhy(c: CompareResult): string {
   const b = c.breakdown;
   const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
   return (
-    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (every example's hashes and fields from SQLite, parsed from JSON), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
+    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (each run's column store from SQLite, decoded into one object per example), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
     `and about ${secs(saveSeconds(c))} beyond those steps (saving the report and one row of arrays per pair for ${n(c.summary.paired)} pairs in one transaction, and the worker's own overhead); ` +
     `the service's thread was blocked at most ${secs(c.warm.blockedSeconds ?? 0)} at once.`
   );
@@ -262,7 +262,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(cold)} ÷ ${secs(d.coldSeconds)} = ${ratio(coldRatio)}`,
     target: '≤ 2×',
     met: met(coldRatio <= 2),
-    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every text in SQLite behind a full-text index, and SQLite takes one writer at a time; DuckDB parses with all cores into memory and stores and indexes nothing.`,
+    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every example as a row (texts included) and each run's column store in SQLite, which takes one writer at a time (full-text search comes after, in the background); DuckDB parses with all cores into memory and stores and indexes nothing.`,
   });
   rows.push({
     area,
