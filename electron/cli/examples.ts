@@ -135,27 +135,28 @@ export async function examplesCommand(flags: ExamplesFlags, io: Io): Promise<num
       io.out(options.json ? JSON.stringify({ total }) : String(total));
       return 0;
     }
-    const { searchPending: _ready, ...page } = await withSearchReady(service, showProgress, () =>
-      ask(service, 'examples:page', {
-        ...scope,
-        sort: options.sort,
-        sortCriterion: options.sortCriterion,
-        descending: options.descending,
-        after: options.after,
-        limit: options.limit,
-      }),
-    );
+    const pageAt = (after: string | null, limit: number) =>
+      withSearchReady(service, showProgress, () =>
+        ask(service, 'examples:page', {
+          ...scope,
+          sort: options.sort,
+          sortCriterion: options.sortCriterion,
+          descending: options.descending,
+          after,
+          limit,
+        }),
+      );
+    const { searchPending: _ready, ...page } = await pageAt(options.after, options.limit);
     // A later page is not counted by the core; the CLI always says how many match.
     const total = page.total ?? (await count()).total;
-    if (options.json) io.out(JSON.stringify({ ...page, total }));
-    else
-      io.out(
-        examplesTable(
-          { ...page, total },
-          criteria,
-          `${experimentId} · pair ${pair}: ${pairName(report.comparisons[pair]!)}`,
-        ),
-      );
+    if (options.json) {
+      io.out(JSON.stringify({ ...page, total }));
+      return 0;
+    }
+    // The core gives a cursor after every full page; a person is only offered one that leads on.
+    const more = page.next !== null && (await pageAt(page.next, 1)).rows.length > 0;
+    const label = `${experimentId} · pair ${pair}: ${pairName(report.comparisons[pair]!)}`;
+    io.out(examplesTable({ ...page, next: more ? page.next : null, total }, criteria, label));
     return 0;
   } finally {
     await service.close();

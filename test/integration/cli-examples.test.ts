@@ -175,6 +175,10 @@ describe('pairwise examples', () => {
     expect(examplesJson(['--desc', '--limit', '2', '--after', cursor]).rows[0]!.example_id).toBe(
       'ex-038',
     );
+    // A full page that is the last one offers no cursor leading nowhere.
+    const whole = runCli(['examples', '--db', db, '--limit', '40']);
+    expect(whole.stdout).toMatch(/40 shown of 40/);
+    expect(whole.stdout).not.toMatch(/next page/);
   });
 
   it('says what is wrong in one line with exit 2', () => {
