@@ -90,6 +90,23 @@ async function ask<N extends RequestName>(
 }
 
 /**
+ * Resolves at the fill's next step or when it stops: the pair's runs go first, so the answer
+ * may be ready long before the whole library is searchable.
+ */
+function nextSearchStep(service: PairwiseService): Promise<'step' | 'stopped'> {
+  return new Promise((resolve) => {
+    const off = service.events.on('job:progress', () => {
+      off();
+      resolve('step');
+    });
+    void service.search.idle().then(() => {
+      off();
+      resolve('stopped');
+    });
+  });
+}
+
+/**
  * Asks until the answer is not waiting for search: the runs' full-text index is filled in the
  * background (by this process too), with a progress line on a terminal meanwhile. A fill that
  * stops without getting further is a failure, not a reason to wait forever.
@@ -99,15 +116,19 @@ async function withSearchReady<T extends { searchPending?: { done: number } }>(
   showProgress: boolean,
   request: () => Promise<T>,
 ): Promise<T> {
-  let lastDone = -1;
-  for (;;) {
-    const answer = await request();
-    if (!answer.searchPending) return answer;
-    if (answer.searchPending.done <= lastDone)
-      throw new Error('Search could not be prepared for these runs; see the log for why.');
-    lastDone = answer.searchPending.done;
-    const stop = progressBar(service.events, { enabled: showProgress, label: 'Preparing search' });
-    await service.search.idle().finally(stop);
+  let stop: (() => void) | null = null;
+  try {
+    let stoppedAt = -1;
+    for (;;) {
+      const answer = await request();
+      if (!answer.searchPending) return answer;
+      if (answer.searchPending.done <= stoppedAt)
+        throw new Error('Search could not be prepared for these runs; see the log for why.');
+      stop ??= progressBar(service.events, { enabled: showProgress, label: 'Preparing search' });
+      if ((await nextSearchStep(service)) === 'stopped') stoppedAt = answer.searchPending.done;
+    }
+  } finally {
+    stop?.();
   }
 }
 
