@@ -14,12 +14,18 @@ import { isVerbose } from './verbosity';
 
 export class UsageError extends Error {}
 
+/**
+ * Input that names what the library does not hold (an experiment, a pair, a criterion, a stale
+ * page cursor): one line and exit 2, without the usage, which would not help.
+ */
+export class InputError extends Error {}
+
 export interface Io {
   out(text: string): void;
   err(text: string): void;
 }
 
-function openService(
+export function openService(
   db: string | undefined,
   host: 'cli' | 'browser',
   watch = false,

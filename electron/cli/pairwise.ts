@@ -2,7 +2,15 @@ import { parseArgs } from 'node:util';
 import { describeDbError } from '../core/db/errors';
 import { setWorkerDir } from '../core/jobs/worker-path';
 import { compareCommand } from './compare';
-import { indexCommand, runsCommand, serveCommand, UsageError, type Io } from './commands';
+import {
+  indexCommand,
+  InputError,
+  runsCommand,
+  serveCommand,
+  UsageError,
+  type Io,
+} from './commands';
+import { examplesCommand } from './examples';
 import { defaultDbPath, packageVersion } from './paths';
 import { forTerminal } from './terminal-text';
 import { syncCommand } from './sync';
@@ -77,6 +85,30 @@ const commands: Record<string, Command> = {
     });
     return compareCommand(positionals, values, io);
   },
+  examples: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        experiment: { type: 'string' },
+        pair: { type: 'string' },
+        search: { type: 'string' },
+        filter: { type: 'string', multiple: true },
+        'output-changed': { type: 'string' },
+        'behaviour-changed': { type: 'string' },
+        side: { type: 'string' },
+        'input-mismatch': { type: 'boolean' },
+        sort: { type: 'string' },
+        desc: { type: 'boolean' },
+        limit: { type: 'string' },
+        after: { type: 'string' },
+        count: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    return examplesCommand(values, io);
+  },
   sync: async (args) => {
     const { values } = parseArgs({
       args,
@@ -87,8 +119,15 @@ const commands: Record<string, Command> = {
   },
 };
 
-/** A usage error prints the usage (exit 2); anything else one line, a storage error explained. */
+/**
+ * A usage error prints the usage (exit 2), an input the library does not hold one line (exit 2);
+ * anything else one line, a storage error explained (exit 1).
+ */
 function reportFailure(error: unknown, args: string[]): number {
+  if (error instanceof InputError) {
+    io.err(`pairwise: ${error.message}`);
+    return 2;
+  }
   if (
     error instanceof UsageError ||
     (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')

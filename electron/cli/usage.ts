@@ -18,6 +18,14 @@ Usage:
   pairwise compare --db FILE --baseline RUN --candidate RUN
       Compare any two runs: A is the baseline, B the candidate, whatever their grouping;
       two paths are matched task by task.
+  pairwise examples [--db FILE] [--experiment ID] [--pair N|CONDITION] [--search TEXT]
+                    [--filter CRITERION=CLASS] [--output-changed yes|no]
+                    [--behaviour-changed yes|no] [--side both|reference|candidate]
+                    [--input-mismatch] [--sort example_id|output_changed|behavior_changed|
+                    delta:CRITERION] [--desc] [--limit N] [--after CURSOR] [--count] [--json]
+      The explorer's examples of one compared pair, a page at a time (default: the latest
+      experiment with examples, pair 0, 50 rows); CRITERION may be "any", CLASS is improved,
+      regressed, unchanged, changed or not_comparable. --count prints only how many match.
   pairwise sync [--db FILE] [--dry-run]
       Send the current runs and saved finding revisions to MechLens (key from
       $MECHLENS_API_KEY, address from $MECHLENS_API_URL or the saved setting).

@@ -1,0 +1,72 @@
+import type { RequestOutput } from '../../shared/contract';
+import { formatCount, formatNumber, formatSigned } from '../../shared/format';
+import { tableLines } from './text-table';
+
+type Page = RequestOutput<'examples:page'>;
+type Row = Page['rows'][number];
+
+const INPUT_CHARS = 60;
+
+/** Pass/fail counts as 1/0, as the explorer's differences do. */
+function numeric(value: unknown): number | null {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'number') return formatNumber(value);
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** `ref → cand (Δ) class`, the difference only when both sides are numbers or pass/fail. */
+function criterionCell(row: Row, criterion: string): string {
+  const value = row.values[criterion] ?? { reference: null, candidate: null };
+  const ref = numeric(value.reference);
+  const cand = numeric(value.candidate);
+  const delta = ref !== null && cand !== null ? ` (${formatSigned(cand - ref)})` : '';
+  const cls = row.classes[criterion] ?? 'not_comparable';
+  return `${valueText(value.reference)} → ${valueText(value.candidate)}${delta} ${cls}`;
+}
+
+/** The start of the input on one line: its line breaks and runs of spaces read as one space. */
+function inputStart(input: string): string {
+  const flat = input.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length > INPUT_CHARS ? `${chars.slice(0, INPUT_CHARS - 1).join('')}…` : flat;
+}
+
+/** A cursor quoted for a POSIX shell, so the line can be pasted as it is. */
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * One page as aligned columns: the id whole, each criterion's values with their difference and
+ * class, the two change flags and the input's start; then how many match and the next cursor.
+ */
+export function examplesTable(
+  page: Page & { total: number },
+  criteria: string[],
+  pairLabel: string,
+): string {
+  const lines =
+    page.rows.length === 0
+      ? ['No examples match.']
+      : tableLines([
+          ['example', ...criteria, 'output', 'behaviour', 'input'],
+          ...page.rows.map((row) => [
+            row.example_id,
+            ...criteria.map((criterion) => criterionCell(row, criterion)),
+            row.output_changed ? 'changed' : 'same',
+            row.behavior_changed ? 'changed' : 'same',
+            inputStart(row.input),
+          ]),
+        ]);
+  lines.push(
+    '',
+    `${formatCount(page.rows.length)} shown of ${formatCount(page.total)} · ${pairLabel}`,
+  );
+  if (page.next !== null) lines.push(`next page: --after ${shellQuoted(page.next)}`);
+  return lines.join('\n');
+}
