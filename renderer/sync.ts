@@ -1,3 +1,4 @@
+import { startExperiment } from '../shared/start-experiment';
 import { request, subscribe } from './api';
 import { useApp } from './store';
 
@@ -12,24 +13,8 @@ export async function refreshLibrary(): Promise<void> {
   state.setLibrary({ summary, runs, problems });
   state.setExperiments(experiments);
   const start = startExperiment(experiments);
-  if (!state.experimentId && start) state.selectExperiment(start);
+  if (!state.experimentId && start) state.selectExperiment(start.id);
   await refreshExperiment();
-}
-
-/**
- * Where the app opens: the experiment run most recently among those with examples to look at,
- * never one with none while another has some (its views would only say that nothing matches).
- * A library of metrics alone opens on its latest experiment.
- */
-export function startExperiment(
-  experiments: readonly { id: string; examples: number; lastRunAt: string | null }[],
-): string | null {
-  const latest = (list: typeof experiments) =>
-    list.reduce<(typeof experiments)[number] | null>(
-      (best, e) => (!best || (e.lastRunAt ?? '') > (best.lastRunAt ?? '') ? e : best),
-      null,
-    );
-  return (latest(experiments.filter((e) => e.examples > 0)) ?? latest(experiments))?.id ?? null;
 }
 
 export async function refreshJobs(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Comparison, Report } from '../../shared/compare/types';
 import type { RequestInput, RequestName, RequestOutput } from '../../shared/contract';
+import { startExperiment } from '../../shared/start-experiment';
 import { dispatch } from '../core/dispatch';
 import { listExperiments } from '../core/experiments';
 import type { PairwiseService } from '../core/service';
@@ -12,21 +13,6 @@ import {
 } from './examples-options';
 import { examplesTable } from './examples-table';
 import { progressBar } from './progress-bar';
-
-type Experiments = RequestOutput<'experiments:list'>;
-
-/**
- * The experiment the app opens on: the one run most recently among those with examples, else
- * the latest of all (a library of metrics alone).
- */
-function startExperiment(experiments: Experiments): Experiments[number] | null {
-  const latest = (list: Experiments) =>
-    list.reduce<Experiments[number] | null>(
-      (best, e) => (!best || (e.lastRunAt ?? '') > (best.lastRunAt ?? '') ? e : best),
-      null,
-    );
-  return latest(experiments.filter((e) => e.examples > 0)) ?? latest(experiments);
-}
 
 function chooseExperiment(service: PairwiseService, wanted: string | undefined, io: Io): string {
   const experiments = listExperiments(service.db);
