@@ -5,7 +5,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   testMatch: /.*\.spec\.ts$/,
   timeout: 60_000,
-  workers: 1,
+  // Each test serves its own host (own port, own data folder), so two run side by side.
+  workers: 2,
   reporter: [['list']],
   use: {
     viewport: { width: 1440, height: 900 },
