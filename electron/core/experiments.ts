@@ -6,7 +6,8 @@ import { listRuns, pickDefaultReference } from './library';
 type RunRow = RequestOutput<'runs:list'>[number];
 type ConditionRow = RequestOutput<'conditions:list'>[number];
 
-interface ExperimentRow {
+/** An `experiments` row as read, with its JSON columns still text. */
+export interface ExperimentRow {
   id: string;
   project: string;
   name: string;

@@ -9,6 +9,7 @@ import type {
 import { decodeRunColumns, hashKey } from '../columns/decode';
 import { readRunColumns } from '../columns/store';
 import type { Db } from '../db/open';
+import type { ExperimentRow } from '../experiments';
 
 interface RunRecord {
   rowid: number;
@@ -137,17 +138,7 @@ export function loadExperiment(db: Db, experimentId: string): CompareExperiment 
     .prepare(
       `SELECT id, project_id AS project, name, question, claim, deviations, reproduces FROM experiments WHERE id = ?`,
     )
-    .get(experimentId) as
-    | {
-        id: string;
-        project: string;
-        name: string;
-        question: string | null;
-        claim: string | null;
-        deviations: string;
-        reproduces: string | null;
-      }
-    | undefined;
+    .get(experimentId) as Omit<ExperimentRow, 'declared'> | undefined;
   if (!row) throw new Error(`There is no experiment "${experimentId}".`);
   return {
     id: row.id,
