@@ -7,9 +7,12 @@ import { useHiddenColumns } from './ColumnChooser';
 import { pairColumns } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { ExamplesToolbar } from './ExamplesToolbar';
+import { leastWidth } from './columnFit';
+import { ExplorerSplitter, useExplorerSplit } from './ExplorerSplitter';
 import { Filters } from './Filters';
 import { searchPattern } from './highlight';
 import { PairTable } from './PairTable';
+import { useColumnWidths } from './useColumnWidths';
 import { useExampleSelection } from './useExampleSelection';
 import { useExamplesCsv } from './useExamplesCsv';
 import { useExplorerKeys } from './useExplorerKeys';
@@ -32,6 +35,12 @@ function usePairColumns(comparison: Comparison | undefined, searchText: string |
   return { criteria, columns };
 }
 
+/** Room the input would like beyond its least, when the table's default width is set. */
+const INPUT_COMFORT = 80;
+/** The vertical scrollbar beside the rows. */
+const SCROLLBAR = 16;
+const TABLE_ID = 'examples-table';
+
 export function ExamplesView() {
   const loaded = useApp((s) => s.report);
   const pair = useApp((s) => s.pair);
@@ -45,6 +54,8 @@ export function ExamplesView() {
   const comparison = loaded?.report.comparisons[pair];
   const { criteria, columns } = usePairColumns(comparison, filter.search);
   const { rows, total, loading, loadMore } = usePairPages(loaded?.key ?? null, pair, filter, sort);
+  const sized = useColumnWidths(columns, hidden, rows, pair);
+  const split = useExplorerSplit(leastWidth(sized) + INPUT_COMFORT + SCROLLBAR);
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
@@ -73,8 +84,18 @@ export function ExamplesView() {
       />
       <ReferenceNote report={loaded.report} />
       <Filters key={filterEpoch} criteria={criteria.map((c) => c.field)} searchRef={searchRef} />
-      <div className="explorer">
+      <div
+        className="explorer"
+        ref={split.ref}
+        style={
+          split.total > 0
+            ? { gridTemplateColumns: `${split.table}px auto minmax(0, 1fr)` }
+            : undefined
+        }
+      >
         <PairTable
+          id={TABLE_ID}
+          sized={sized}
           rows={rows}
           total={total}
           loading={loading}
@@ -85,6 +106,13 @@ export function ExamplesView() {
           onSelect={select}
           onHeaderClick={headerClick}
           loadMore={loadMore}
+        />
+        <ExplorerSplitter
+          table={split.table}
+          total={split.total}
+          controls={TABLE_ID}
+          onResize={split.resize}
+          onReset={split.reset}
         />
         <div className="detail-pane" tabIndex={-1}>
           {current ? (
