@@ -55,7 +55,7 @@ export function ExamplesView() {
   const { criteria, columns } = usePairColumns(comparison, filter.search);
   const { rows, total, loading, loadMore } = usePairPages(loaded?.key ?? null, pair, filter, sort);
   const sized = useColumnWidths(columns, hidden, rows, pair);
-  const split = useExplorerSplit(leastWidth(sized) + INPUT_COMFORT + SCROLLBAR);
+  const { attach, ...split } = useExplorerSplit(leastWidth(sized) + INPUT_COMFORT + SCROLLBAR);
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
@@ -86,7 +86,7 @@ export function ExamplesView() {
       <Filters key={filterEpoch} criteria={criteria.map((c) => c.field)} searchRef={searchRef} />
       <div
         className="explorer"
-        ref={split.ref}
+        ref={attach}
         style={
           split.total > 0
             ? { gridTemplateColumns: `${split.table}px auto minmax(0, 1fr)` }

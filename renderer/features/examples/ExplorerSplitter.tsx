@@ -26,7 +26,7 @@ function storedShare(): number | null {
  */
 export function useExplorerSplit(needed: number) {
   // A callback ref: the explorer mounts after the comparison loads, not with the view.
-  const [element, ref] = useState<HTMLDivElement | null>(null);
+  const [element, attach] = useState<HTMLDivElement | null>(null);
   const [total, setTotal] = useState(0);
   const [share, setShare] = useState(storedShare);
   useEffect(() => {
@@ -52,7 +52,7 @@ export function useExplorerSplit(needed: number) {
     setShare(null);
     localStorage.removeItem(storageKey);
   }, []);
-  return { ref, total, table, resize, reset };
+  return { attach, total, table, resize, reset };
 }
 
 /**

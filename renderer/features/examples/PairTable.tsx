@@ -8,7 +8,7 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
 import { fitWidths } from './columnFit';
 import { ColumnCue } from './ColumnCue';
@@ -187,27 +187,12 @@ function tableSorting(sort: ExamplesSort) {
   ];
 }
 
-/** The scroller's visible width (without its scrollbar) and how far it is scrolled sideways. */
-function useView(scrollRef: RefObject<HTMLDivElement | null>) {
-  const [view, setView] = useState({ left: 0, width: 0 });
-  useEffect(() => {
-    const element = scrollRef.current;
-    if (!element) return;
-    const read = () =>
-      setView((v) =>
-        v.left === element.scrollLeft && v.width === element.clientWidth
-          ? v
-          : { left: element.scrollLeft, width: element.clientWidth },
-      );
-    const observer = new ResizeObserver(read);
-    observer.observe(element);
-    element.addEventListener('scroll', read, { passive: true });
-    return () => {
-      observer.disconnect();
-      element.removeEventListener('scroll', read);
-    };
-  }, [scrollRef]);
-  return view;
+/** The view from the scroller: its visible width (without the scrollbar) and its sideways scroll. */
+function readView(element: HTMLElement) {
+  return (v: { left: number; width: number }) =>
+    v.left === element.scrollLeft && v.width === element.clientWidth
+      ? v
+      : { left: element.scrollLeft, width: element.clientWidth };
 }
 
 /**
@@ -221,7 +206,19 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   const { rows, total, loading, columns, sized, hidden, sort, selected, onSelect, onHeaderClick } =
     props;
   const scrollRef = useRef<HTMLDivElement>(null);
-  const view = useView(scrollRef);
+  const [view, setView] = useState({ left: 0, width: 0 });
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const read = () => setView(readView(element));
+    const observer = new ResizeObserver(read);
+    observer.observe(element);
+    element.addEventListener('scroll', read, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', read);
+    };
+  }, []);
   const virtual = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -253,8 +250,8 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
 
   const leafColumns = table.getVisibleLeafColumns();
   // Header and rows share one template of whole pixels, so their columns stay level.
-  const widths = useMemo(() => fitWidths(sized, view.width), [sized, view.width]);
-  const template = useMemo(() => widths.map((w) => `${w}px`).join(' '), [widths]);
+  const widths = fitWidths(sized, view.width);
+  const template = widths.map((w) => `${w}px`).join(' ');
   const tableRows = table.getRowModel().rows;
   return (
     <div
