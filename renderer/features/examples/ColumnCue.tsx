@@ -24,11 +24,12 @@ export function ColumnCue({
   onScrollTo(left: number): void;
 }) {
   if (width <= 0) return null;
+  // The shade on the left starts after the pinned id column, where columns pass under it.
   const { before, after } = columnsOutOfView(widths, left, width);
   return (
     <>
       {before > 0 ? (
-        <div className="column-cue before" style={{ left: 0 }}>
+        <div className="column-cue before" style={{ left: widths[0] ?? 0 }}>
           <button
             className="column-cue-button"
             style={{ height: top - 8 }}

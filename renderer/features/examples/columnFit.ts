@@ -79,7 +79,7 @@ export function leastWidth(columns: readonly FitColumn[]): number {
 }
 
 export interface ColumnsOutOfView {
-  /** Columns not wholly in view on the left, and on the right. */
+  /** Columns not wholly in view on the left (or under the pinned first column), and on the right. */
   before: number;
   after: number;
 }
@@ -87,17 +87,26 @@ export interface ColumnsOutOfView {
 /** A pixel of slack: sub-pixel layout never counts a column as out of view. */
 const SLACK = 1;
 
+/**
+ * The grid's first column (the example id) is pinned: it stays at the view's left edge as the
+ * others scroll under it, so they are in view only right of it.
+ */
+function pinnedWidth(widths: readonly number[]): number {
+  return widths[0] ?? 0;
+}
+
 /** How many columns lie (wholly or partly) outside a view `width` wide scrolled to `left`. */
 export function columnsOutOfView(
   widths: readonly number[],
   left: number,
   width: number,
 ): ColumnsOutOfView {
+  const pinned = pinnedWidth(widths);
   let before = 0;
   let after = 0;
-  let x = 0;
-  for (const w of widths) {
-    if (x < left - SLACK) before++;
+  let x = pinned;
+  for (const w of widths.slice(1)) {
+    if (x < left + pinned - SLACK) before++;
     else if (x + w > left + width + SLACK) after++;
     x += w;
   }
@@ -105,14 +114,21 @@ export function columnsOutOfView(
 }
 
 /**
- * Where to scroll to bring the columns right of the view into it: the first of them to the left
- * edge, or as far as the grid goes. Clicked again, the next ones come, until the last shows.
+ * Where to scroll to bring the columns right of the view into it: the first of them to the pinned
+ * column's edge, or as far as the grid goes. Clicked again, the next ones come, until the last
+ * shows.
  */
 export function revealAfter(widths: readonly number[], left: number, width: number): number {
+  const pinned = pinnedWidth(widths);
   const total = widths.reduce((a, b) => a + b, 0);
-  let x = 0;
-  for (const w of widths) {
-    if (x + w > left + width + SLACK) return Math.max(0, Math.min(x, total - width));
+  let x = pinned;
+  for (const w of widths.slice(1)) {
+    if (x + w > left + width + SLACK) {
+      // A column already at the pinned edge but cut on the right is wider than the room: bring
+      // its right edge in instead, so each click moves on.
+      const start = x - pinned > left + SLACK ? x - pinned : x + w - width;
+      return Math.max(0, Math.min(start, total - width));
+    }
     x += w;
   }
   return left;
@@ -120,13 +136,14 @@ export function revealAfter(widths: readonly number[], left: number, width: numb
 
 /**
  * Where to scroll to bring the columns left of the view into it: the nearest of them to the right
- * edge (its left edge to the left one if it is wider than the view).
+ * edge (its left edge to the pinned column's if it is wider than the room beside that column).
  */
 export function revealBefore(widths: readonly number[], left: number, width: number): number {
-  let x = 0;
+  const pinned = pinnedWidth(widths);
+  let x = pinned;
   let target = left;
-  for (const w of widths) {
-    if (x < left - SLACK) target = Math.max(0, Math.min(x, x + w - width));
+  for (const w of widths.slice(1)) {
+    if (x < left + pinned - SLACK) target = Math.max(0, Math.min(x - pinned, x + w - width));
     x += w;
   }
   return Math.min(target, left);

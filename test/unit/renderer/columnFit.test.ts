@@ -66,32 +66,37 @@ describe('explorer column widths', () => {
     expect(fitWidths([{ width: 50, flex: false }], 800)).toEqual([50]);
   });
 
-  it('count the columns left and right of the view, whole ones in view not counted', () => {
+  it('count the columns left and right of the view, or under the pinned first column', () => {
     const widths = [100, 200, 100, 100, 100];
     expect(columnsOutOfView(widths, 0, 600)).toEqual({ before: 0, after: 0 });
     expect(columnsOutOfView(widths, 0, 600.5)).toEqual({ before: 0, after: 0 });
     // A column cut by the edge counts as out of view.
     expect(columnsOutOfView(widths, 0, 350)).toEqual({ before: 0, after: 3 });
-    expect(columnsOutOfView(widths, 150, 300)).toEqual({ before: 2, after: 2 });
+    // Scrolled by 150, the input slides under the pinned id column: it is out of view too.
+    expect(columnsOutOfView(widths, 150, 300)).toEqual({ before: 1, after: 2 });
     expect(columnsOutOfView(widths, 300, 300)).toEqual({ before: 2, after: 0 });
     expect(columnsOutOfView([], 0, 300)).toEqual({ before: 0, after: 0 });
+    expect(columnsOutOfView([100], 0, 50)).toEqual({ before: 0, after: 0 });
   });
 
-  it('scroll the first column out of view on the right to the left edge, or to the end', () => {
+  it('scroll the first column out of view on the right to the pinned column, or to the end', () => {
     const widths = [100, 200, 100, 100, 100];
-    // The input (100..300) is cut at 250: it comes to the left edge.
-    expect(revealAfter(widths, 0, 250)).toBe(100);
-    // Past the end there is nothing to scroll to: as far as the grid goes.
-    expect(revealAfter(widths, 0, 350)).toBe(250);
+    expect(revealAfter(widths, 0, 350)).toBe(200);
+    // The input is wider than the room beside the id: its right edge comes in, then the next.
+    expect(revealAfter(widths, 0, 250)).toBe(50);
+    expect(revealAfter(widths, 50, 250)).toBe(200);
+    // Nothing out of view on the right: no scroll.
     expect(revealAfter(widths, 250, 350)).toBe(250);
   });
 
   it('scroll the nearest column out of view on the left to the right edge', () => {
     const widths = [100, 200, 100, 100, 100];
-    expect(revealBefore(widths, 250, 350)).toBe(0);
-    expect(revealBefore(widths, 300, 250)).toBe(50);
-    // A column wider than the view comes in by its left edge.
-    expect(revealBefore([100, 500, 100], 600, 200)).toBe(100);
+    expect(revealBefore(widths, 250, 350)).toBe(50);
+    expect(revealBefore(widths, 50, 350)).toBe(0);
+    expect(revealBefore(widths, 300, 250)).toBe(150);
+    // A column wider than the room beside the id comes in by its left edge.
+    expect(revealBefore([100, 100, 500], 400, 300)).toBe(100);
+    expect(revealBefore([100, 500, 100], 300, 400)).toBe(0);
     expect(revealBefore(widths, 0, 250)).toBe(0);
   });
 });
