@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Comparison } from '../../../shared/compare/types';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
@@ -7,9 +7,12 @@ import { useHiddenColumns } from './ColumnChooser';
 import { pairColumns } from './columns';
 import { ExampleDetail } from './ExampleDetail';
 import { ExamplesToolbar } from './ExamplesToolbar';
+import { leastWidth } from './columnFit';
+import { ExplorerSplitter, useExplorerSplit } from './ExplorerSplitter';
 import { Filters } from './Filters';
 import { searchPattern } from './highlight';
 import { PairTable } from './PairTable';
+import { useColumnWidths } from './useColumnWidths';
 import { useExampleSelection } from './useExampleSelection';
 import { useExamplesCsv } from './useExamplesCsv';
 import { useExplorerKeys } from './useExplorerKeys';
@@ -32,6 +35,57 @@ function usePairColumns(comparison: Comparison | undefined, searchText: string |
   return { criteria, columns };
 }
 
+/** Room the input would like beyond its least, when the table's default width is set. */
+const INPUT_COMFORT = 80;
+/** The vertical scrollbar beside the rows. */
+const SCROLLBAR = 16;
+const TABLE_ID = 'examples-table';
+
+/** The table and the detail side by side, split where the splitter (or the default) puts it. */
+function ExplorerPanes({
+  attach,
+  table,
+  total,
+  children,
+}: {
+  attach(node: HTMLDivElement | null): void;
+  table: number;
+  total: number;
+  children: ReactNode;
+}) {
+  return (
+    <div
+      className="explorer"
+      ref={attach}
+      style={total > 0 ? { gridTemplateColumns: `${table}px auto minmax(0, 1fr)` } : undefined}
+    >
+      {children}
+    </div>
+  );
+}
+
+function DetailPane({
+  reportKey,
+  pair,
+  exampleId,
+  search,
+}: {
+  reportKey: string;
+  pair: number;
+  exampleId: string | null;
+  search: string | undefined;
+}) {
+  return (
+    <div className="detail-pane" tabIndex={-1}>
+      {exampleId ? (
+        <ExampleDetail reportKey={reportKey} pair={pair} exampleId={exampleId} search={search} />
+      ) : (
+        <p className="muted pad">Select an example.</p>
+      )}
+    </div>
+  );
+}
+
 export function ExamplesView() {
   const loaded = useApp((s) => s.report);
   const pair = useApp((s) => s.pair);
@@ -50,6 +104,8 @@ export function ExamplesView() {
     filter,
     sort,
   );
+  const sized = useColumnWidths(columns, hidden, rows, pair);
+  const { attach, ...split } = useExplorerSplit(leastWidth(sized) + INPUT_COMFORT + SCROLLBAR);
   useEffect(() => {
     if (experimentId && !loaded) void ensureComparison();
   }, [experimentId, loaded]);
@@ -79,8 +135,10 @@ export function ExamplesView() {
       />
       <ReferenceNote report={loaded.report} />
       <Filters key={filterEpoch} criteria={criteria.map((c) => c.field)} searchRef={searchRef} />
-      <div className="explorer">
+      <ExplorerPanes attach={attach} table={split.table} total={split.total}>
         <PairTable
+          id={TABLE_ID}
+          sized={sized}
           rows={rows}
           total={total}
           loading={loading}
@@ -92,19 +150,15 @@ export function ExamplesView() {
           onHeaderClick={headerClick}
           loadMore={loadMore}
         />
-        <div className="detail-pane" tabIndex={-1}>
-          {current ? (
-            <ExampleDetail
-              reportKey={loaded.key}
-              pair={pair}
-              exampleId={current}
-              search={filter.search}
-            />
-          ) : (
-            <p className="muted pad">Select an example.</p>
-          )}
-        </div>
-      </div>
+        <ExplorerSplitter
+          table={split.table}
+          total={split.total}
+          controls={TABLE_ID}
+          onResize={split.resize}
+          onReset={split.reset}
+        />
+        <DetailPane reportKey={loaded.key} pair={pair} exampleId={current} search={filter.search} />
+      </ExplorerPanes>
     </section>
   );
 }

@@ -8,13 +8,19 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
+import { fitWidths } from './columnFit';
+import { ColumnCue } from './ColumnCue';
 import type { HeaderSort, PairColumn } from './columns';
+import { HeaderLabel } from './HeaderLabel';
 import type { RowPages } from './rowPages';
+import type { SizedColumn } from './useColumnWidths';
 import { useLoadAhead, type PairRow } from './usePairPages';
 
 const ROW_HEIGHT = 30;
+/** The header holds two lines, so a two-word header wraps instead of widening its column. */
+const HEADER_HEIGHT = 40;
 /** Rows rendered beyond each edge of the view: enough for a wheel step, few enough to paint. */
 const OVERSCAN = 8;
 /**
@@ -107,11 +113,21 @@ const HeaderRow = memo(function HeaderRow({
   onHeaderClick,
 }: HeaderRowProps) {
   return (
-    <div className="vrow vhead" style={{ gridTemplateColumns: template }} role="row">
+    <div
+      className="vrow vhead"
+      style={{ gridTemplateColumns: template, height: HEADER_HEIGHT }}
+      role="row"
+    >
       {headers.map((header) => {
         const key = header.column.columnDef.meta?.sort;
         const title = header.column.columnDef.meta?.title;
-        const label = flexRender(header.column.columnDef.header, header.getContext());
+        const def = header.column.columnDef.header;
+        const label =
+          typeof def === 'string' ? (
+            <HeaderLabel text={def} />
+          ) : (
+            flexRender(def, header.getContext())
+          );
         const active = sortedBy(sort, key);
         const arrow = active ? (sort.descending ? ' ▾' : ' ▴') : '';
         return (
@@ -133,7 +149,7 @@ const HeaderRow = memo(function HeaderRow({
                 {arrow}
               </button>
             ) : (
-              label
+              <span className="head-label">{label}</span>
             )}
           </div>
         );
@@ -143,10 +159,14 @@ const HeaderRow = memo(function HeaderRow({
 });
 
 export interface PairTableProps {
+  /** The pane's id, which the splitter beside it names. */
+  id: string;
   rows: RowPages<PairRow>;
   total: number | null;
   loading: boolean;
   columns: PairColumn[];
+  /** The visible columns with the widths their content needs, in order. */
+  sized: SizedColumn[];
   /** Columns the researcher hid (by column id). */
   hidden: VisibilityState;
   sort: ExamplesSort;
@@ -167,6 +187,14 @@ function tableSorting(sort: ExamplesSort) {
   ];
 }
 
+/** The view from the scroller: its visible width (without the scrollbar) and its sideways scroll. */
+function readView(element: HTMLElement) {
+  return (v: { left: number; width: number }) =>
+    v.left === element.scrollLeft && v.width === element.clientWidth
+      ? v
+      : { left: element.scrollLeft, width: element.clientWidth };
+}
+
 /**
  * The virtualized grid of pair rows. It owns the scroll state, so scrolling re-renders this
  * grid alone, never the filters or the detail pane beside it; only the rows in view (plus the
@@ -174,17 +202,32 @@ function tableSorting(sort: ExamplesSort) {
  * columns, headers and cells holds those rows alone: a table model over every loaded row cost
  * most of a second per page once thousands were loaded.
  */
+// eslint-disable-next-line max-lines-per-function -- TanStack's table and virtualizer hooks must live in the component that renders their rows: moved into a hook or a child, React Compiler can no longer keep the grid memoized
 export const PairTable = memo(function PairTable(props: PairTableProps) {
-  const { rows, total, loading, columns, hidden, sort, selected, onSelect, onHeaderClick } = props;
+  const { rows, total, loading, columns, sized, hidden, sort, selected, onSelect, onHeaderClick } =
+    props;
   const scrollRef = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ left: 0, width: 0 });
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    const read = () => setView(readView(element));
+    const observer = new ResizeObserver(read);
+    observer.observe(element);
+    element.addEventListener('scroll', read, { passive: true });
+    return () => {
+      observer.disconnect();
+      element.removeEventListener('scroll', read);
+    };
+  }, []);
   const virtual = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: OVERSCAN,
     // The sticky header sits above the rows inside the same scroller.
-    scrollMargin: ROW_HEIGHT,
-    scrollPaddingStart: ROW_HEIGHT,
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
   });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -207,10 +250,13 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   }, [selected, virtual]);
 
   const leafColumns = table.getVisibleLeafColumns();
-  const template = leafColumns.map((c) => `${c.getSize()}px`).join(' ');
+  // Header and rows share one template of whole pixels, so their columns stay level.
+  const widths = fitWidths(sized, view.width);
+  const template = widths.map((w) => `${w}px`).join(' ');
   const tableRows = table.getRowModel().rows;
   return (
     <div
+      id={props.id}
       className="table-pane"
       role="grid"
       aria-rowcount={total ?? rows.length}
@@ -235,7 +281,7 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
                 key={item.index % SLOTS}
                 row={row}
                 index={item.index}
-                start={item.start - ROW_HEIGHT}
+                start={item.start - HEADER_HEIGHT}
                 selected={item.index === selected}
                 template={template}
                 columns={leafColumns}
@@ -248,6 +294,13 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
           <p className="muted pad">No examples match these filters.</p>
         ) : null}
       </div>
+      <ColumnCue
+        widths={widths}
+        left={view.left}
+        width={view.width}
+        top={HEADER_HEIGHT}
+        onScrollTo={(left) => scrollRef.current?.scrollTo({ left, behavior: 'smooth' })}
+      />
     </div>
   );
 });

@@ -22,6 +22,14 @@ declare module '@tanstack/react-table' {
     sort?: HeaderSort;
     /** The header's full text, shown on hover where the header is cut. */
     title?: string;
+    /** The text a row's cell shows, measured to give the column the width of its content. */
+    text?: (row: TData) => string;
+    /** Texts the column can show whatever rows are loaded, measured with theirs. */
+    widest?: string[];
+    /** The column takes the width the others leave (its `size` is its least). */
+    flex?: boolean;
+    /** Cells in the monospaced face. */
+    mono?: boolean;
   }
 }
 
@@ -46,6 +54,22 @@ function signedShort(delta: number): string {
   return `${delta > 0 ? '+' : ''}${Number(delta.toPrecision(3))}`;
 }
 
+/** Which runs hold the example, in a few letters; the cell's title says it in full. */
+const SIDE_SHORT: Record<PairRow['side'], string> = {
+  both: 'both',
+  reference: 'ref. only',
+  candidate: 'cand. only',
+};
+
+function sideText(row: PairRow): string {
+  return SIDE_SHORT[row.side] + (row.input_mismatch ? ' ≠' : '');
+}
+
+function sideTitle(row: PairRow): string {
+  const where = row.side === 'both' ? 'in both runs' : `in the ${row.side} run only`;
+  return row.input_mismatch ? `${where}; the input differs between the runs` : where;
+}
+
 /** candidate − reference as the core computes it for sorting, or null. */
 export function rowDelta(row: PairRow, criterion: GridCriterion): number | null {
   const v = row.values[criterion.field];
@@ -56,13 +80,29 @@ export function rowDelta(row: PairRow, criterion: GridCriterion): number | null 
   return x === null || y === null ? null : y - x;
 }
 
+/** A criterion's cell as it reads: reference → candidate, and the difference when there is one. */
+function criterionText(row: PairRow, criterion: GridCriterion): { values: string; delta: string } {
+  const v = row.values[criterion.field];
+  const delta = rowDelta(row, criterion);
+  return {
+    values: `${plain(v?.reference)} → ${plain(v?.candidate)}`,
+    delta: delta !== null && delta !== 0 ? ` (${signedShort(delta)})` : '',
+  };
+}
+
 function criterionColumn(criterion: GridCriterion) {
   const { field } = criterion;
   return column.display({
     id: `criterion:${field}`,
     header: field,
-    size: 190,
+    size: 120,
+    minSize: 64,
+    maxSize: 240,
     meta: {
+      text: (row) => {
+        const { values, delta } = criterionText(row, criterion);
+        return values + delta;
+      },
       title: `${field}: reference → candidate (difference). Click to sort by the difference, largest regressions first.`,
       sort: {
         key: 'delta',
@@ -72,23 +112,23 @@ function criterionColumn(criterion: GridCriterion) {
       },
     },
     cell: ({ row }) => {
-      const v = row.original.values[field];
       const cls = row.original.classes[field] ?? 'not_comparable';
-      const delta = rowDelta(row.original, criterion);
-      const text = `${plain(v?.reference)} → ${plain(v?.candidate)}`;
+      const { values, delta } = criterionText(row.original, criterion);
       return (
-        <span className={`class class-${cls}`} title={`${cls.replace('_', ' ')}: ${text}`}>
-          {text}
-          {delta !== null && delta !== 0 ? (
-            <span className="delta"> ({signedShort(delta)})</span>
-          ) : null}
+        <span className={`class class-${cls}`} title={`${cls.replace('_', ' ')}: ${values}`}>
+          {values}
+          {delta ? <span className="delta">{delta}</span> : null}
         </span>
       );
     },
   });
 }
 
-/** The grid's columns: each one's header, width (`size`) and how a row's cell reads. */
+/**
+ * The grid's columns: each one's header, how a row's cell reads, and how wide it may be: a column
+ * takes the width of its content between `minSize` and `maxSize` (`size` until measured); the
+ * input takes what the others leave, at least its `size`.
+ */
 export function pairColumns(
   criteria: readonly (string | GridCriterion)[],
   search?: { text: RegExp | null; id: RegExp | null },
@@ -97,8 +137,14 @@ export function pairColumns(
   return [
     column.accessor('example_id', {
       header: 'Example',
-      size: 150,
-      meta: { sort: { key: 'example_id', firstDescending: false } },
+      size: 110,
+      minSize: 72,
+      maxSize: 220,
+      meta: {
+        sort: { key: 'example_id', firstDescending: false },
+        text: (row) => row.example_id,
+        mono: true,
+      },
       cell: (c) => (
         <span className="mono" title={c.getValue()}>
           {highlight(c.getValue(), search?.id ?? null)}
@@ -107,7 +153,8 @@ export function pairColumns(
     }),
     column.accessor('input', {
       header: 'Input',
-      size: 360,
+      size: 200,
+      meta: { flex: true },
       // The cell shows one line cut by an ellipsis; laying out a long input in full only to
       // hide it cost most of a scroll frame. The detail pane shows the whole text.
       cell: (c) => (
@@ -119,22 +166,27 @@ export function pairColumns(
     ...grid.map(criterionColumn),
     column.accessor('output_changed', {
       header: 'Output changed',
-      size: 120,
-      meta: { sort: { key: 'output_changed', firstDescending: true } },
+      size: 80,
+      minSize: 48,
+      maxSize: 160,
+      meta: { sort: { key: 'output_changed', firstDescending: true }, widest: ['yes', 'no'] },
       cell: (c) => yesNo(c.getValue(), c.row.original.side),
     }),
     column.accessor('behavior_changed', {
       header: 'Behaviour changed',
-      size: 130,
-      meta: { sort: { key: 'behavior_changed', firstDescending: true } },
+      size: 90,
+      minSize: 48,
+      maxSize: 160,
+      meta: { sort: { key: 'behavior_changed', firstDescending: true }, widest: ['yes', 'no'] },
       cell: (c) => yesNo(c.getValue(), c.row.original.side),
     }),
     column.accessor('side', {
       header: 'In',
-      size: 150,
-      cell: (c) =>
-        (c.getValue() === 'both' ? 'both' : `${c.getValue()} only`) +
-        (c.row.original.input_mismatch ? ' · input differs' : ''),
+      size: 80,
+      minSize: 48,
+      maxSize: 140,
+      meta: { text: sideText, widest: ['both', 'ref. only'] },
+      cell: (c) => <span title={sideTitle(c.row.original)}>{sideText(c.row.original)}</span>,
     }),
   ];
 }

@@ -61,7 +61,16 @@ describe('explorer grid columns', () => {
       'Behaviour changed',
       'In',
     ]);
-    expect(headers.map((h) => h.getSize())).toEqual([150, 360, 190, 120, 130, 150]);
+    // Widths before the content is measured; the input is the one flexible column.
+    expect(headers.map((h) => h.getSize())).toEqual([110, 200, 120, 80, 90, 80]);
+    expect(headers.map((h) => !!h.column.columnDef.meta?.flex)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     // Every change column sorts: a criterion by its per-example difference, regressions first
     // (a field with no declared direction: the largest rise first).
     expect(headers.map((h) => h.column.columnDef.meta?.sort ?? null)).toEqual([
@@ -97,9 +106,16 @@ describe('explorer grid columns', () => {
       '<span class="class class-regressed" title="regressed: 1 → 0">1 → 0<span class="delta"> (-1)</span></span>',
       'no',
       'no',
-      'both',
+      '<span title="in both runs">both</span>',
     ]);
-    expect(cellText(table, 2).slice(3)).toEqual(['—', '—', 'candidate only · input differs']);
+    expect(cellText(table, 2).slice(3)).toEqual([
+      '—',
+      '—',
+      '<span title="in the candidate run only; the input differs between the runs">cand. only ≠</span>',
+    ]);
+    // The text each sized column is measured by is the text its cell shows.
+    const texts = table.getAllLeafColumns().map((c) => c.columnDef.meta?.text?.(rows[2]!) ?? null);
+    expect(texts).toEqual(['ex-9', null, '1 → 0', null, null, 'cand. only ≠']);
   });
 
   it('cut a long input to one line of cell text', () => {
