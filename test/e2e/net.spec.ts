@@ -200,3 +200,18 @@ test('dropping two REPS run folders keeps both runs (their run.json files do not
   });
   await expect(page.locator('.folder-chip')).toHaveCount(1);
 });
+
+test('a path typed into the empty library survives runs arriving meanwhile', async ({ page }) => {
+  await page.goto(app.url);
+  await expect(page.getByRole('heading', { name: 'No runs yet' })).toBeVisible();
+  const folder = library(path.join(app.dataDir, 'typed'));
+  await page.getByLabel('Folder path').fill(folder);
+  // Runs arrive while the path waits to be submitted: the empty state gives way to the library.
+  await page.getByRole('button', { name: 'Open the sample experiment' }).click();
+  await expect(page.getByRole('heading', { name: 'Library', exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByLabel('Folder path')).toHaveValue(folder);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect(page.getByText('exp-net').first()).toBeVisible({ timeout: 30_000 });
+});

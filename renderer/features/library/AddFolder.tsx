@@ -1,10 +1,21 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
+import { create } from 'zustand';
 import { isDesktop, pickFolder, request } from '../../api';
 import { useApp } from '../../store';
 
+/**
+ * The typed path outlives the box it was typed in: the empty library's box gives way to the
+ * toolbar's as soon as runs arrive (an index finishing meanwhile), and a half-typed path must
+ * not vanish with it.
+ */
+const useDraft = create<{ path: string; setPath(path: string): void }>((set) => ({
+  path: '',
+  setPath: (path) => set({ path }),
+}));
+
 /** Desktop: the native picker. Browser host: a path typed on the machine that runs Pairwise. */
 export function AddFolder() {
-  const [path, setPath] = useState('');
+  const { path, setPath } = useDraft();
   const toast = useApp((s) => s.toast);
 
   const add = async (folder: string) => {
