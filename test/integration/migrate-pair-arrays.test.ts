@@ -4,10 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { m012PairArrays } from '../../electron/core/db/migrations/012-pair-arrays';
 import { latestVersion, migrations } from '../../electron/core/db/migrations';
 import { migrate, openDatabase } from '../../electron/core/db/open';
-import { pageExamples } from '../../electron/core/compare/pager';
-import { PairwiseService } from '../../electron/core/service';
-import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
+import { pageAfterUpgrade } from '../fixtures/upgraded';
 
 let cleanup: () => void = () => undefined;
 afterEach(() => cleanup());
@@ -83,31 +81,8 @@ describe('pair arrays migration', () => {
     db.close();
 
     // The upgraded database compares and pages like a new one.
-    const root = path.join(t.dir, 'lib');
-    writeMechlensRun(root, { id: 'ref', name: 'reference', examples: examples(12) });
-    writeMechlensRun(root, {
-      id: 'steer',
-      name: 'steer',
-      experiment: { id: 'exp-test', role: 'intervention' },
-      examples: examples(12, (i) => ({ refused: i % 3 === 0, score: (i % 5) + 1 })),
-    });
-    const service = new PairwiseService({ dbPath: file, host: 'cli', version: 'test' });
-    try {
-      await service.index([root]);
-      const { key } = await service.compare.run({ experimentId: 'exp-test', resamples: 100 });
-      const page = pageExamples(service.db, {
-        reportKey: key,
-        pair: 0,
-        filter: {},
-        sort: 'example_id',
-        descending: false,
-        after: null,
-        limit: 50,
-      });
-      expect(page.total).toBe(12);
-      expect(page.rows).toHaveLength(12);
-    } finally {
-      await service.close();
-    }
+    const page = await pageAfterUpgrade(file, t.dir, {});
+    expect(page.total).toBe(12);
+    expect(page.rows).toHaveLength(12);
   });
 });
