@@ -62,6 +62,33 @@ const bytesOf = (array: ArrayBufferView) =>
   new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 
 /**
+ * Fixed-size binary hashes appended one by one into one growing buffer: a million runs' hex
+ * strings held as strings until the encode cost over 100 MB per column.
+ */
+class HashColumn {
+  private bytes = Buffer.alloc(1024 * HASH_BYTES);
+  private count = 0;
+
+  push(hex: string): void {
+    if ((this.count + 1) * HASH_BYTES > this.bytes.length) {
+      const grown = Buffer.alloc(this.bytes.length * 2);
+      this.bytes.copy(grown);
+      this.bytes = grown;
+    }
+    this.bytes.write(hex, this.count++ * HASH_BYTES, HASH_BYTES, 'hex');
+  }
+
+  /** The hashes in `order`. */
+  ordered(order: number[]): Uint8Array {
+    const out = Buffer.alloc(order.length * HASH_BYTES);
+    order.forEach((i, k) =>
+      this.bytes.copy(out, k * HASH_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES),
+    );
+    return out;
+  }
+}
+
+/**
  * Collects a run's examples (in any number of batches, as a large file is read) and encodes
  * them as one column store, rows sorted by id in code-unit order — the order the comparison
  * pairs in, so loading needs no sort. Ids are unique within a run (the examples table's key).
@@ -69,8 +96,8 @@ const bytesOf = (array: ArrayBufferView) =>
 export class RunColumnsBuilder {
   private readonly ids: string[] = [];
   private readonly rowids: number[] = [];
-  private readonly inputHashes: string[] = [];
-  private readonly outputHashes: string[] = [];
+  private readonly inputHashes = new HashColumn();
+  private readonly outputHashes = new HashColumn();
   private readonly errors: (string | null)[] = [];
   private readonly fields = new Map<string, FieldValues>();
 
@@ -118,8 +145,8 @@ export class RunColumnsBuilder {
     sections.set('ids', Buffer.from(joined, idsEncoding));
     sections.set('idEnds', bytesOf(idEnds));
     sections.set('rowids', bytesOf(Float64Array.from(order, (i) => this.rowids[i]!)));
-    sections.set('input', this.hashes(order, this.inputHashes));
-    sections.set('output', this.hashes(order, this.outputHashes));
+    sections.set('input', this.inputHashes.ordered(order));
+    sections.set('output', this.outputHashes.ordered(order));
     if (this.errors.some((e) => e !== null))
       sections.set('errors', Buffer.from(JSON.stringify(order.map((i) => this.errors[i])), 'utf8'));
     const headers: FieldHeader[] = [];
@@ -141,12 +168,6 @@ export class RunColumnsBuilder {
     for (let i = 1; i < ids.length && sorted; i++) sorted = ids[i - 1]! < ids[i]!;
     if (!sorted) order.sort((a, b) => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : a - b));
     return order;
-  }
-
-  private hashes(order: number[], hex: string[]): Uint8Array {
-    const out = Buffer.alloc(order.length * HASH_BYTES);
-    order.forEach((i, k) => out.write(hex[i]!, k * HASH_BYTES, HASH_BYTES, 'hex'));
-    return out;
   }
 }
 

@@ -89,6 +89,27 @@ describe('a run column store', () => {
     );
   });
 
+  it('keeps every hash of a run larger than the builder first makes room for, in id order', () => {
+    const builder = new RunColumnsBuilder();
+    const n = 5000;
+    // Added in reverse id order, so the encode reorders what it grew.
+    for (let i = n - 1; i >= 0; i--)
+      builder.add({
+        id: `ex-${String(i).padStart(5, '0')}`,
+        rowid: i + 1,
+        inputHash: sha1(`in ${i}`),
+        outputHash: sha1(`out ${i}`),
+        error: null,
+        fields: {},
+      });
+    const decoded = decodeRunColumns(builder.encode())!;
+    expect(decoded).toHaveLength(n);
+    decoded.forEach((example, i) => {
+      expect(example.input).toBe(hashKey(sha1(`in ${i}`)));
+      expect(example.output).toBe(hashKey(sha1(`out ${i}`)));
+    });
+  });
+
   it('keeps -0 out and a __proto__ key as an own key, as JSON.parse does', () => {
     const builder = new RunColumnsBuilder();
     builder.add({
