@@ -6,6 +6,7 @@ import { JobManager } from '../../electron/core/jobs/manager';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { searchPending } from '../../electron/core/search/readiness';
 import type { Db } from '../../electron/core/db/open';
+import type { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
 
@@ -63,13 +64,22 @@ function comparing(jobs: JobManager): { release(): void; job: string } {
   return { release: () => release(), job };
 }
 
-/** Lets the fill write one batch, then cancels it: a stop between two batches. */
-async function stopAfterOneBatch(
-  jobs: JobManager,
-  indexer: SearchIndexer,
-  db: Db,
-  run: number,
-): Promise<void> {
+/** The library with its candidate run made unsearchable again, as after indexing. */
+async function candidateUnsearchable(): Promise<{
+  service: PairwiseService;
+  db: Db;
+  cand: number;
+}> {
+  const { service } = await library();
+  const cand = runRowid(service.db, 'cand');
+  unsearchable(service.db, cand);
+  return { service, db: service.db, cand };
+}
+
+/** Lets a fill of ten rows a batch write one batch, then cancels it: a stop between batches. */
+async function stopAfterOneBatch(db: Db, run: number): Promise<void> {
+  const jobs = quietJobs(db);
+  const indexer = new SearchIndexer(db, jobs, 10);
   const compare = comparing(jobs);
   indexer.schedule();
   while ((searchPending(db, [run])?.done ?? 0) === 0)
@@ -126,12 +136,8 @@ describe('search as a background cache', () => {
   });
 
   it('resumes after a stop where its last batch ended, indexing no example twice', async () => {
-    const { service } = await library();
-    const db = service.db;
-    const cand = runRowid(db, 'cand');
-    unsearchable(db, cand);
-    const jobs = quietJobs(db);
-    await stopAfterOneBatch(jobs, new SearchIndexer(db, jobs, 10), db, cand);
+    const { db, cand } = await candidateUnsearchable();
+    await stopAfterOneBatch(db, cand);
     const partial = db
       .prepare(`SELECT done, ready FROM run_search WHERE run_rowid = ?`)
       .get(cand) as { done: number; ready: number };
@@ -147,12 +153,8 @@ describe('search as a background cache', () => {
   });
 
   it('starts a run over when its examples are replaced while it is being filled', async () => {
-    const { service } = await library();
-    const db = service.db;
-    const cand = runRowid(db, 'cand');
-    unsearchable(db, cand);
-    const jobs = quietJobs(db);
-    await stopAfterOneBatch(jobs, new SearchIndexer(db, jobs, 10), db, cand);
+    const { service, db, cand } = await candidateUnsearchable();
+    await stopAfterOneBatch(db, cand);
     // Re-indexed with new texts: the old words go with the old rows, the new ones come in.
     const root = path.join(harness!.dir, 'lib');
     const file = writeMechlensRun(root, {
@@ -176,10 +178,7 @@ describe('search as a background cache', () => {
   });
 
   it('waits between batches while a comparison runs, unless a search asks for the run', async () => {
-    const { service } = await library();
-    const db = service.db;
-    const cand = runRowid(db, 'cand');
-    unsearchable(db, cand);
+    const { db, cand } = await candidateUnsearchable();
     const jobs = quietJobs(db);
     const compare = comparing(jobs);
     const indexer = new SearchIndexer(db, jobs, 10);

@@ -115,15 +115,14 @@ function DetailHead({
   );
 }
 
-function InputSection({
-  detail,
-  labels,
-  hit,
-}: {
+/** What a section of the detail shows: the pair's two examples, their labels, the search's hits. */
+interface SectionProps {
   detail: Detail;
   labels: SideLabels;
   hit: RegExp | null;
-}) {
+}
+
+function InputSection({ detail, labels, hit }: SectionProps) {
   const { reference, candidate } = detail;
   const differ = reference && candidate && reference.input !== candidate.input;
   return (
@@ -147,15 +146,7 @@ function InputSection({
   );
 }
 
-function OutputsSection({
-  detail,
-  labels,
-  hit,
-}: {
-  detail: Detail;
-  labels: SideLabels;
-  hit: RegExp | null;
-}) {
+function OutputsSection({ detail, labels, hit }: SectionProps) {
   const { reference, candidate } = detail;
   return (
     <section>
@@ -184,18 +175,20 @@ function OutputsSection({
   );
 }
 
-export const ExampleDetail = memo(function ExampleDetail({
-  reportKey,
-  pair,
-  exampleId,
-  search,
-}: {
+export interface ExampleDetailProps {
   reportKey: string;
   pair: number;
   exampleId: string;
   /** The table's search: its hits are marked here too. */
   search?: string;
-}) {
+}
+
+export const ExampleDetail = memo(function ExampleDetail({
+  reportKey,
+  pair,
+  exampleId,
+  search,
+}: ExampleDetailProps) {
   const detail = useExampleDetail(reportKey, pair, exampleId);
   const [raw, setRaw] = useState(false);
   const comparison = useApp((s) => s.report?.report.comparisons[pair]);

@@ -5,7 +5,7 @@ import { ensureComparison } from '../../sync';
 import { ReferenceNote } from '../comparison/ReferenceNote';
 import { useHiddenColumns } from './ColumnChooser';
 import { pairColumns } from './columns';
-import { ExampleDetail } from './ExampleDetail';
+import { ExampleDetail, type ExampleDetailProps } from './ExampleDetail';
 import { ExamplesToolbar } from './ExamplesToolbar';
 import { leastWidth } from './columnFit';
 import { ExplorerSplitter, useExplorerSplit } from './ExplorerSplitter';
@@ -69,12 +69,7 @@ function DetailPane({
   pair,
   exampleId,
   search,
-}: {
-  reportKey: string;
-  pair: number;
-  exampleId: string | null;
-  search: string | undefined;
-}) {
+}: Omit<ExampleDetailProps, 'exampleId'> & { exampleId: string | null }) {
   return (
     <div className="detail-pane" tabIndex={-1}>
       {exampleId ? (

@@ -16,15 +16,14 @@ function RoleTag({ role }: { role: string }) {
   return <span className={`role role-${role}`}>{role}</span>;
 }
 
-function ExperimentHead({
-  experiment,
-  meta,
-  onOpen,
-}: {
+/** An experiment's runs grouped by condition, its library row, and what opening it does. */
+interface ExperimentProps {
   experiment: ExperimentGroup;
   meta: ExperimentRow | undefined;
   onOpen(): void;
-}) {
+}
+
+function ExperimentHead({ experiment, meta, onOpen }: ExperimentProps) {
   return (
     <header className="experiment-head">
       <button className="link experiment-name" onClick={onOpen}>
@@ -123,15 +122,7 @@ function RunsTable({
 }
 
 /** One experiment in the library: its name, what it holds, and every run by condition. */
-export function ExperimentCard({
-  experiment,
-  meta,
-  onOpen,
-}: {
-  experiment: ExperimentGroup;
-  meta: ExperimentRow | undefined;
-  onOpen(): void;
-}) {
+export function ExperimentCard({ experiment, meta, onOpen }: ExperimentProps) {
   return (
     <article className="experiment-card">
       <ExperimentHead experiment={experiment} meta={meta} onOpen={onOpen} />
