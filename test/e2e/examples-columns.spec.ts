@@ -84,6 +84,12 @@ test('at 1024×700 a cue names the columns out of view and scrolls them in; head
   expect(hidden.length).toBeGreaterThan(0);
   const more = page.getByRole('button', { name: /more columns? →$/ });
   await expect(more).toHaveText(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} →`);
+  // The cue covers no header: laid over the header row it hid the label it pointed to.
+  const cue = (await more.boundingBox())!;
+  for (const head of await headers(page).all()) {
+    const box = (await head.boundingBox())!;
+    expect(cue.y + cue.height <= box.y || box.y + box.height <= cue.y).toBe(true);
+  }
   await more.click();
   // Every column that was out of view is in it now, and the cue points back instead.
   await expect

@@ -1,4 +1,5 @@
 import { useState, type DragEvent } from 'react';
+import { BreakableText } from '../../components/BreakableText';
 import { count } from '../../format';
 import { useApp } from '../../store';
 import type { ConditionRow } from '../../store/workbench';
@@ -160,7 +161,9 @@ export function ConditionCard({
           onChange={onToggle}
           aria-label={`Select ${condition.name}`}
         />
-        <strong>{condition.name}</strong>
+        <strong>
+          <BreakableText text={condition.name} />
+        </strong>
       </label>
       <ConditionControls
         condition={condition}

@@ -11,9 +11,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
 import { fitWidths } from './columnFit';
-import { ColumnCue } from './ColumnCue';
+import { ColumnCueBar, ColumnShades } from './ColumnCue';
 import type { HeaderSort, PairColumn } from './columns';
-import { HeaderLabel } from './HeaderLabel';
+import { BreakableText } from '../../components/BreakableText';
 import type { RowPages } from './rowPages';
 import type { SizedColumn } from './useColumnWidths';
 import { useLoadAhead, type PairRow } from './usePairPages';
@@ -124,7 +124,7 @@ const HeaderRow = memo(function HeaderRow({
         const def = header.column.columnDef.header;
         const label =
           typeof def === 'string' ? (
-            <HeaderLabel text={def} />
+            <BreakableText text={def} />
           ) : (
             flexRender(def, header.getContext())
           );
@@ -262,45 +262,47 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
       aria-rowcount={total ?? rows.length}
       aria-label="Example pairs"
     >
-      <div ref={scrollRef} className="vbody" tabIndex={0}>
-        {table.getHeaderGroups().map((group) => (
-          <HeaderRow
-            key={group.id}
-            headers={group.headers}
-            template={template}
-            sort={sort}
-            onHeaderClick={onHeaderClick}
-          />
-        ))}
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = tableRows[item.index - first];
-            if (!row) return null;
-            return (
-              <GridRow
-                key={item.index % SLOTS}
-                row={row}
-                index={item.index}
-                start={item.start - HEADER_HEIGHT}
-                selected={item.index === selected}
-                template={template}
-                columns={leafColumns}
-                onSelect={onSelect}
-              />
-            );
-          })}
-        </div>
-        {rows.length === 0 && !loading ? (
-          <p className="muted pad">No examples match these filters.</p>
-        ) : null}
-      </div>
-      <ColumnCue
+      <ColumnCueBar
         widths={widths}
         left={view.left}
         width={view.width}
-        top={HEADER_HEIGHT}
         onScrollTo={(left) => scrollRef.current?.scrollTo({ left, behavior: 'smooth' })}
       />
+      <div className="table-scroll">
+        <div ref={scrollRef} className="vbody" tabIndex={0}>
+          {table.getHeaderGroups().map((group) => (
+            <HeaderRow
+              key={group.id}
+              headers={group.headers}
+              template={template}
+              sort={sort}
+              onHeaderClick={onHeaderClick}
+            />
+          ))}
+          <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const row = tableRows[item.index - first];
+              if (!row) return null;
+              return (
+                <GridRow
+                  key={item.index % SLOTS}
+                  row={row}
+                  index={item.index}
+                  start={item.start - HEADER_HEIGHT}
+                  selected={item.index === selected}
+                  template={template}
+                  columns={leafColumns}
+                  onSelect={onSelect}
+                />
+              );
+            })}
+          </div>
+          {rows.length === 0 && !loading ? (
+            <p className="muted pad">No examples match these filters.</p>
+          ) : null}
+        </div>
+        <ColumnShades widths={widths} left={view.left} width={view.width} />
+      </div>
     </div>
   );
 });

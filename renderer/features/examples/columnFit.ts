@@ -1,17 +1,11 @@
 /** Column widths of the explorer grid and which columns the table pane's view leaves out. */
 
+import { breakPieces } from '../../components/BreakableText';
+
 /** Horizontal padding of a grid cell (8 px each side), plus a pixel for rounding. */
 export const CELL_PADDING = 17;
 /** Room kept after a sortable header's label for the sort arrow, so sorting never rewraps it. */
 export const SORT_ARROW = 12;
-
-/** Where a header may break: after a space, underscore, dot, slash or hyphen. */
-const BREAK_AFTER = /(?<=[\s_./-])/;
-
-/** The header's text cut where it may wrap; joined, the pieces are the text again. */
-export function headerPieces(text: string): string[] {
-  return text.split(BREAK_AFTER).filter((p) => p !== '');
-}
 
 /**
  * The narrowest a header can be on at most two lines: the wider line at the best break, or the
@@ -19,7 +13,7 @@ export function headerPieces(text: string): string[] {
  * without its trailing space.
  */
 export function twoLineWidth(text: string, measure: (text: string) => number): number {
-  const pieces = headerPieces(text);
+  const pieces = breakPieces(text);
   let best = measure(text.trimEnd());
   for (let i = 1; i < pieces.length; i++) {
     const first = measure(pieces.slice(0, i).join('').trimEnd());

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { breakPieces } from '../../../renderer/components/BreakableText';
 import {
   CELL_PADDING,
   columnsOutOfView,
   contentWidth,
   fitWidths,
-  headerPieces,
   leastWidth,
   revealAfter,
   revealBefore,
@@ -28,9 +28,16 @@ const measure = { header: chars, cell: chars };
 
 describe('explorer column widths', () => {
   it('break a header after spaces and punctuation, and wrap it onto two lines at its best break', () => {
-    expect(headerPieces('Output changed')).toEqual(['Output ', 'changed']);
-    expect(headerPieces('refusal_rate.v2')).toEqual(['refusal_', 'rate.', 'v2']);
-    expect(headerPieces('In')).toEqual(['In']);
+    expect(breakPieces('Output changed')).toEqual(['Output ', 'changed']);
+    expect(breakPieces('refusal_rate.v2')).toEqual(['refusal_', 'rate.', 'v2']);
+    expect(breakPieces('In')).toEqual(['In']);
+    expect(breakPieces('steering_strength@-8.0')).toEqual([
+      'steering_',
+      'strength@',
+      '-',
+      '8.',
+      '0',
+    ]);
     // "Behaviour" over "changed": the wider line is "Behaviour", the trailing space not counted.
     expect(twoLineWidth('Behaviour changed', chars)).toBe(90);
     expect(twoLineWidth('refusal_rate_judge', chars)).toBe(100);
