@@ -1,0 +1,212 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServer, ServerConfigError } from '../../electron/server/http';
+import { requestAccess } from '../../electron/server/permissions';
+import { addUser, removeUser } from '../../electron/server/token-file';
+import { requests } from '../../shared/contract';
+import { runCli } from '../fixtures/cli';
+import { labRequest, raw, startLabServer, type LabServer } from '../fixtures/lab-server';
+import { makeService } from '../fixtures/service';
+
+let lab: LabServer | null = null;
+afterEach(async () => {
+  await lab?.close();
+  lab = null;
+});
+
+type Answer = {
+  ok: boolean;
+  value?: Record<string, unknown>;
+  error?: { code: string; message: string };
+};
+const parsed = (body: string) => JSON.parse(body) as Answer;
+
+const changing = Object.entries(requestAccess)
+  .filter(([, access]) => access === 'changes')
+  .map(([name]) => name);
+const reading = Object.entries(requestAccess)
+  .filter(([, access]) => access === 'reads')
+  .map(([name]) => name);
+
+describe('lab server: exposure', () => {
+  it('refuses to listen beyond loopback without a token file or a public URL', async () => {
+    const harness = makeService();
+    try {
+      await expect(
+        startServer({ service: harness.service, rendererDir: harness.dir, bind: '0.0.0.0' }),
+      ).rejects.toThrow(ServerConfigError);
+      await expect(
+        startServer({
+          service: harness.service,
+          rendererDir: harness.dir,
+          bind: '0.0.0.0',
+          access: { logsRequests: true, identify: () => null },
+        }),
+      ).rejects.toThrow(/--public-url/);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it('pairwise serve --host 0.0.0.0 without --auth exits 2 and listens on nothing', () => {
+    const result = runCli(['serve', '--host', '0.0.0.0', '--no-open']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Refusing to listen on 0\.0\.0\.0 without --auth/);
+  });
+});
+
+describe('lab server: users and roles', () => {
+  it('knows each user by their own token, and refuses others with 401', async () => {
+    lab = await startLabServer();
+    const alice = parsed((await labRequest(lab, lab.tokens.alice!, 'app:info')).body);
+    expect(alice).toMatchObject({ ok: true, value: { readOnly: false } });
+    const bob = parsed((await labRequest(lab, lab.tokens.bob!, 'app:info')).body);
+    expect(bob).toMatchObject({ ok: true, value: { readOnly: true } });
+    expect((await labRequest(lab, 'pw_not-a-token', 'app:info')).status).toBe(401);
+    expect((await labRequest(lab, '', 'app:info')).status).toBe(401);
+    const page = await raw(lab.server.port, { path: '/', headers: { Host: lab.host } });
+    expect(page.status).toBe(401);
+    expect(lab.server.token).toBe('');
+  });
+
+  it('takes tokens added or removed while it runs at the next request', async () => {
+    lab = await startLabServer();
+    const carol = addUser(lab.tokenFile, 'carol', 'editor');
+    expect(parsed((await labRequest(lab, carol, 'app:info')).body).ok).toBe(true);
+    removeUser(lab.tokenFile, 'bob');
+    expect((await labRequest(lab, lab.tokens.bob!, 'app:info')).status).toBe(401);
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info')).status).toBe(200);
+  });
+
+  it('refuses a reviewer every request that changes the library, with 403 and why', async () => {
+    lab = await startLabServer();
+    expect(changing.length).toBeGreaterThan(15);
+    for (const name of changing) {
+      const res = await labRequest(lab, lab.tokens.bob!, name, {});
+      expect(res.status, name).toBe(403);
+      const body = parsed(res.body);
+      expect(body.error?.code, name).toBe('forbidden');
+      expect(body.error?.message, name).toMatch(/^read-only: ask an editor \(bob may not/);
+    }
+    const upload = await raw(lab.server.port, {
+      method: 'POST',
+      path: '/api/upload?batch=b1&name=run.json',
+      headers: {
+        Host: lab.host,
+        Authorization: `Bearer ${lab.tokens.bob!}`,
+        'Content-Type': 'application/octet-stream',
+      },
+      body: '{}',
+    });
+    expect(upload.status).toBe(403);
+    // Reads go through: answered by the dispatcher, whatever it makes of an empty input.
+    for (const name of reading) {
+      const res = await labRequest(lab, lab.tokens.bob!, name, {});
+      expect(res.status, name).toBe(200);
+      expect(parsed(res.body).error?.code, name).not.toBe('forbidden');
+    }
+    // An editor is not refused the same requests.
+    const editor = await labRequest(lab, lab.tokens.alice!, 'runs:setOverride', { runId: 'x' });
+    expect(parsed(editor.body).error?.code).not.toBe('forbidden');
+  });
+
+  it('classifies every request of the contract', () => {
+    expect(Object.keys(requestAccess).sort()).toEqual(Object.keys(requests).sort());
+  });
+
+  it('--read-only refuses editors too', async () => {
+    lab = await startLabServer({ readOnly: true });
+    const res = await labRequest(lab, lab.tokens.alice!, 'library:addFolder', { path: '/tmp' });
+    expect(res.status).toBe(403);
+    expect(parsed(res.body).error?.message).toMatch(/read-only: ask an editor/);
+    const info = parsed((await labRequest(lab, lab.tokens.alice!, 'app:info')).body);
+    expect(info.value?.readOnly).toBe(true);
+  });
+
+  it('logs each request with its user and role, never the token', async () => {
+    lab = await startLabServer();
+    await labRequest(lab, lab.tokens.alice!, 'runs:list');
+    await labRequest(lab, lab.tokens.bob!, 'library:openSample');
+    await raw(lab.server.port, {
+      path: `/api/events?token=${lab.tokens.bob!}`,
+      headers: { Host: lab.host },
+      method: 'HEAD',
+    });
+    await labRequest(lab, 'pw_wrong', 'runs:list');
+    const entries = lab.logLines().filter((e) => e.msg === 'lab request');
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          user: 'alice',
+          role: 'editor',
+          request: 'runs:list',
+          status: 200,
+        }),
+        expect.objectContaining({ user: 'bob', request: 'library:openSample', status: 403 }),
+        expect.objectContaining({ user: null, status: 401, path: '/api/request' }),
+        expect.objectContaining({ user: 'bob', path: '/api/events' }),
+      ]),
+    );
+    for (const token of Object.values(lab.tokens)) expect(lab.logText()).not.toContain(token);
+  });
+});
+
+describe('lab server: public URL', () => {
+  it('accepts only the public URL as Host and Origin, and marks the page cookie Secure', async () => {
+    lab = await startLabServer({ publicUrl: 'https://pairwise.lab.example' });
+    const token = lab.tokens.alice!;
+    expect(lab.server.url).toBe('https://pairwise.lab.example/');
+    expect((await labRequest(lab, token, 'app:info')).status).toBe(200);
+    const loopbackHost = await labRequest(
+      lab,
+      token,
+      'app:info',
+      {},
+      {
+        Host: `127.0.0.1:${lab.server.port}`,
+      },
+    );
+    expect(loopbackHost.status).toBe(403);
+    const rebound = await labRequest(lab, token, 'app:info', {}, { Host: 'evil.example' });
+    expect(rebound.status).toBe(403);
+    const csrf = await labRequest(lab, token, 'app:info', {}, { Origin: 'https://evil.example' });
+    expect(csrf.status).toBe(403);
+    const ours = await labRequest(
+      lab,
+      token,
+      'app:info',
+      {},
+      {
+        Origin: 'https://pairwise.lab.example',
+      },
+    );
+    expect(ours.status).toBe(200);
+    const page = await raw(lab.server.port, {
+      path: `/?token=${token}`,
+      headers: { Host: 'pairwise.lab.example' },
+    });
+    expect(page.status).toBe(200);
+    expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict; Secure$/);
+  });
+
+  it('believes X-Forwarded-Host only with --trust-proxy', async () => {
+    const forwarded = { Host: '127.0.0.1:9', 'X-Forwarded-Host': 'pairwise.lab.example' };
+    lab = await startLabServer({ publicUrl: 'https://pairwise.lab.example' });
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info', {}, forwarded)).status).toBe(403);
+    await lab.close();
+    lab = await startLabServer({ publicUrl: 'https://pairwise.lab.example', trustProxy: true });
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info', {}, forwarded)).status).toBe(200);
+    const spoofed = { ...forwarded, 'X-Forwarded-Host': 'evil.example' };
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info', {}, spoofed)).status).toBe(403);
+  });
+
+  it('answers /healthz without a token or a known Host, and says nothing', async () => {
+    lab = await startLabServer({ publicUrl: 'https://pairwise.lab.example' });
+    const health = await raw(lab.server.port, {
+      path: '/healthz',
+      headers: { Host: `127.0.0.1:${lab.server.port}` },
+    });
+    expect(health.status).toBe(200);
+    expect(health.body).toBe('ok');
+    expect(health.headers['cache-control']).toBe('no-store');
+  });
+});
