@@ -177,7 +177,8 @@ export async function serveMain(args: string[], io: Io): Promise<number> {
       demo: values.demo,
       host: values.host,
       auth: values.auth,
-      publicUrl: values['public-url'],
+      // The Docker image's command names no address: the container is given it at run time.
+      publicUrl: values['public-url'] ?? (process.env.PAIRWISE_PUBLIC_URL || undefined),
       readOnly: values['read-only'],
       trustProxy: values['trust-proxy'],
     },

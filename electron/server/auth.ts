@@ -12,11 +12,15 @@ export function tokenMatches(expected: string, given: string | null | undefined)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The token from `Authorization: Bearer …`, else from `?token=` (EventSource cannot set headers). */
-export function requestToken(req: IncomingMessage, url: URL): string | null {
+/**
+ * The token from `Authorization: Bearer …`; for the page alone also from `?token=`, the address
+ * `pairwise serve` prints (the page then moves it out of the address bar). An API call never
+ * takes it from the address, where proxies and browser history would keep it.
+ */
+export function requestToken(req: IncomingMessage, url: URL, isPage: boolean): string | null {
   const header = req.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim();
-  return url.searchParams.get('token');
+  return isPage ? url.searchParams.get('token') : null;
 }
 
 /**

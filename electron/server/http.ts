@@ -123,7 +123,7 @@ async function handle(
     return send(res, 403, 'Forbidden: unexpected Host header.');
   const isApi = url.pathname.startsWith('/api/');
   const isPage = url.pathname === '/' || url.pathname === '/index.html';
-  const session = host.access.identify(requestToken(req, url));
+  const session = host.access.identify(requestToken(req, url, isPage));
   if (session) note.session = session;
   const reloaded = isPage && tokenMatches(host.ticket, pageTicket(req, host.port));
   if ((isApi || isPage) && !session && !reloaded)
@@ -178,7 +178,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const note: RequestNote & { session?: Session } = {};
-    if (host.access.logsRequests)
+    // The health check comes every few seconds from the container runtime and says nothing.
+    if (host.access.logsRequests && url.pathname !== '/healthz')
       res.on('finish', () =>
         logRequest(host.service.log, {
           session: note.session,

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, ServerConfigError } from '../../electron/server/http';
 import { requestAccess } from '../../electron/server/permissions';
 import { addUser, removeUser } from '../../electron/server/token-file';
+import { streamEvents } from '../../renderer/eventStream';
 import { requests } from '../../shared/contract';
 import { runCli } from '../fixtures/cli';
 import { labRequest, raw, startLabServer, type LabServer } from '../fixtures/lab-server';
@@ -109,6 +110,37 @@ describe('lab server: users and roles', () => {
     expect(parsed(editor.body).error?.code).not.toBe('forbidden');
   });
 
+  it('takes a token from the address for the page alone, never for the API', async () => {
+    lab = await startLabServer();
+    const token = lab.tokens.alice!;
+    const headers = { Host: lab.host };
+    expect((await raw(lab.server.port, { path: `/?token=${token}`, headers })).status).toBe(200);
+    const events = await raw(lab.server.port, { path: `/api/events?token=${token}`, headers });
+    expect(events.status).toBe(401);
+  });
+
+  it("streams events to the page's reader with the token in the header", async () => {
+    lab = await startLabServer();
+    const received: string[] = [];
+    const stop = new AbortController();
+    const base = `http://127.0.0.1:${lab.server.port}`;
+    const reading = streamEvents(
+      `${base}/api/events`,
+      lab.tokens.bob!,
+      (d) => received.push(d),
+      stop.signal,
+      10,
+    );
+    // An event emitted before the stream is open reaches no one: emit until one arrives.
+    await vi.waitFor(() => {
+      lab!.service.changed();
+      expect(received.length).toBeGreaterThan(0);
+    });
+    stop.abort();
+    await reading;
+    expect(JSON.parse(received[0]!)).toMatchObject({ name: 'index:changed' });
+  });
+
   it('classifies every request of the contract', () => {
     expect(Object.keys(requestAccess).sort()).toEqual(Object.keys(requests).sort());
   });
@@ -127,8 +159,8 @@ describe('lab server: users and roles', () => {
     await labRequest(lab, lab.tokens.alice!, 'runs:list');
     await labRequest(lab, lab.tokens.bob!, 'library:openSample');
     await raw(lab.server.port, {
-      path: `/api/events?token=${lab.tokens.bob!}`,
-      headers: { Host: lab.host },
+      path: '/api/events',
+      headers: { Host: lab.host, Authorization: `Bearer ${lab.tokens.bob!}` },
       method: 'HEAD',
     });
     await labRequest(lab, 'pw_wrong', 'runs:list');
@@ -208,5 +240,6 @@ describe('lab server: public URL', () => {
     expect(health.status).toBe(200);
     expect(health.body).toBe('ok');
     expect(health.headers['cache-control']).toBe('no-store');
+    expect(lab.logLines().filter((e) => e.path === '/healthz')).toEqual([]);
   });
 });
