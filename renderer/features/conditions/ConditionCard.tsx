@@ -6,6 +6,7 @@ import { useRequest } from '../../useRequest';
 import { expectationsText, runOverride, runStatusText } from './conditionText';
 import { draggedType, roleLabels, roles, type Dragged, type Role } from './roles';
 import { SeriesForm } from './SeriesForm';
+import { useReadOnly } from '../../useReadOnly';
 
 type RunOfCondition = ConditionRow['runs'][number];
 
@@ -27,9 +28,11 @@ function RoleMenu({
   /** A run may follow its condition's role instead of having its own. */
   inherit?: boolean;
 }) {
+  const { locked } = useReadOnly();
   return (
     <select
       className="role-menu"
+      {...locked}
       value={value}
       aria-label={label}
       onChange={(e) => onChange(e.target.value === '' ? null : (e.target.value as Role))}
@@ -55,6 +58,7 @@ function ConditionControls({
   onEditSeries(): void;
 }) {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   const experimentId = useApp((s) => s.experimentId)!;
   return (
     <div className="condition-controls">
@@ -75,7 +79,7 @@ function ConditionControls({
         </span>
       ) : null}
       {editingSeries ? null : (
-        <button className="link small" onClick={onEditSeries}>
+        <button className="link small" {...locked} onClick={onEditSeries}>
           {condition.series ? 'Edit series' : 'Set series…'}
         </button>
       )}
@@ -100,10 +104,11 @@ function DeclaredNotes({ condition }: { condition: ConditionRow }) {
 /** One run of the condition: pick it to stand for the condition, or give it its own role. */
 function RunItem({ run, condition }: { run: RunOfCondition; condition: ConditionRow }) {
   const ask = useRequest();
+  const { readOnly } = useReadOnly();
   const experimentId = useApp((s) => s.experimentId)!;
   return (
     <li
-      draggable
+      draggable={!readOnly}
       onDragStart={(e) => startDrag(e, { kind: 'run', runId: run.run_id })}
       className={run.superseded || run.missing ? 'dim' : undefined}
     >
@@ -111,6 +116,7 @@ function RunItem({ run, condition }: { run: RunOfCondition; condition: Condition
         type="radio"
         name={`rep-${condition.name}`}
         checked={condition.representativeRunId === run.run_id}
+        disabled={readOnly}
         onChange={() =>
           ask('conditions:setRepresentative', {
             experimentId,
@@ -147,10 +153,11 @@ export function ConditionCard({
   onToggle(): void;
 }) {
   const [editingSeries, setEditingSeries] = useState(false);
+  const { readOnly } = useReadOnly();
   return (
     <div
       className={selected ? 'condition-card selected' : 'condition-card'}
-      draggable
+      draggable={!readOnly}
       onDragStart={(e) => startDrag(e, { kind: 'condition', name: condition.name })}
     >
       <label className="condition-title" title={condition.name}>
