@@ -71,18 +71,23 @@ async function receiveRun(
   const { service } = receiver;
   const answer = { id: key, url: `${receiver.baseUrl}/#/library` };
   const file = runFile(service, key);
-  if (hasRun(service.db, key) || fs.existsSync(file)) return sendJson(res, 200, answer);
-  // Written beside the scanned folder and moved in whole, so no index pass reads half a file.
-  const incoming = path.join(service.dataDir, 'lab-sync', 'incoming');
-  fs.mkdirSync(incoming, { recursive: true });
-  fs.mkdirSync(runsFolder(service), { recursive: true });
-  const temp = path.join(incoming, `${randomBytes(8).toString('hex')}.json`);
-  try {
-    if (!(await receiveBody(req, temp)))
-      return detail(res, 413, 'The run record is larger than 4 GB.');
-    fs.renameSync(temp, file);
-  } finally {
-    fs.rmSync(temp, { force: true });
+  if (hasRun(service.db, key)) return sendJson(res, 200, answer);
+  // A file without its run is one a crash kept from being indexed: it is indexed now, and the
+  // repeated body is not read.
+  const known = fs.existsSync(file);
+  if (!known) {
+    // Written beside the scanned folder and moved in whole, so no index pass reads half a file.
+    const incoming = path.join(service.dataDir, 'lab-sync', 'incoming');
+    fs.mkdirSync(incoming, { recursive: true });
+    fs.mkdirSync(runsFolder(service), { recursive: true });
+    const temp = path.join(incoming, `${randomBytes(8).toString('hex')}.json`);
+    try {
+      if (!(await receiveBody(req, temp)))
+        return detail(res, 413, 'The run record is larger than 4 GB.');
+      fs.renameSync(temp, file);
+    } finally {
+      fs.rmSync(temp, { force: true });
+    }
   }
   // The folder, not the file: a pass over it forgets a file removed below, and skips the
   // unchanged files of earlier pushes by their size and time.
@@ -93,7 +98,7 @@ async function receiveRun(
     await service.index([runsFolder(service)]);
     return detail(res, 422, `The run record could not be imported: ${problem.message}`);
   }
-  sendJson(res, 201, answer);
+  sendJson(res, known ? 200 : 201, answer);
 }
 
 async function receiveFinding(

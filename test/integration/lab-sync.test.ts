@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -5,7 +6,7 @@ import { findingPayload } from '../../electron/core/findings/store';
 import type { FindingRow, FindingView } from '../../shared/findings';
 import type { RequestOutput } from '../../shared/contract';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
-import { examples } from '../fixtures/formats';
+import { examples, mechlensRecord } from '../fixtures/formats';
 import { labRequest, startLabServer, type LabServer } from '../fixtures/lab-server';
 import { callOk } from '../fixtures/service';
 import { syncLibrary, type SyncLibrary } from '../fixtures/sync-library';
@@ -143,6 +144,27 @@ describe('desktop sync to a lab server', () => {
       .prepare(`SELECT COUNT(*) AS n FROM finding_revisions`)
       .get() as { n: number };
     expect(stored.n).toBe(2);
+  });
+
+  it('indexes a stored record a crash kept out of the library when it is pushed again', async () => {
+    const server = await lab();
+    const folder = path.join(server.dir, 'lab-sync', '.mechlens', 'runs');
+    fs.mkdirSync(folder, { recursive: true });
+    const record = mechlensRecord({ id: 'orphan', examples: examples(3) });
+    const name = `${createHash('sha256').update('orphan').digest('hex')}.json`;
+    fs.writeFileSync(path.join(folder, name), JSON.stringify(record));
+    const res = await fetch(`http://127.0.0.1:${server.server.port}/api/v1/runs`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${server.tokens.alice!}`,
+        'Idempotency-Key': 'orphan',
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(record),
+    });
+    expect(res.status).toBe(200);
+    const runs = await labCall<RequestOutput<'runs:list'>>(server, 'runs:list', {});
+    expect(runs.map((r) => r.run_id)).toEqual(['orphan']);
   });
 
   it("stops a reviewer's push with 403 and stores nothing", async () => {
