@@ -154,6 +154,35 @@ describe('lab server: users and roles', () => {
     expect(info.value?.readOnly).toBe(true);
   });
 
+  it('a local server started --read-only refuses its own launch token every change', async () => {
+    const harness = makeService();
+    const server = await startServer({
+      service: harness.service,
+      rendererDir: harness.dir,
+      readOnly: true,
+    });
+    try {
+      const call = (name: string, input: unknown) =>
+        raw(server.port, {
+          method: 'POST',
+          path: '/api/request',
+          headers: {
+            Host: `127.0.0.1:${server.port}`,
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${server.token}`,
+          },
+          body: JSON.stringify({ name, input }),
+        });
+      expect(parsed((await call('app:info', {})).body).value?.readOnly).toBe(true);
+      const refused = await call('library:openSample', {});
+      expect(refused.status).toBe(403);
+      expect(parsed(refused.body).error?.message).toMatch(/^read-only: ask an editor \(local /);
+    } finally {
+      await server.close();
+      await harness.close();
+    }
+  });
+
   it('logs each request with its user and role, never the token', async () => {
     lab = await startLabServer();
     await labRequest(lab, lab.tokens.alice!, 'runs:list');
@@ -218,6 +247,13 @@ describe('lab server: public URL', () => {
     });
     expect(page.status).toBe(200);
     expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict; Secure$/);
+    await lab.close();
+    lab = await startLabServer({ publicUrl: 'http://pairwise.lab.example:8080' });
+    const plain = await raw(lab.server.port, {
+      path: `/?token=${lab.tokens.alice!}`,
+      headers: { Host: 'pairwise.lab.example:8080' },
+    });
+    expect(String(plain.headers['set-cookie'])).toMatch(/SameSite=Strict$/);
   });
 
   it('believes X-Forwarded-Host only with --trust-proxy', async () => {
