@@ -15,6 +15,7 @@ import {
   requestToken,
   tokenMatches,
 } from './auth';
+import { ComparesAfterSync } from './compare-after-sync';
 import { EventStreams } from './event-streams';
 import { logRequest } from './request-log';
 import { securityHeaders, send, sendJson } from './responses';
@@ -38,6 +39,8 @@ export interface ServerOptions {
   readOnly?: boolean;
   /** Believe X-Forwarded-Host and X-Forwarded-For from a reverse proxy in front. */
   trustProxy?: boolean;
+  /** How long an experiment's sync pushes must pause before it is compared. */
+  compareAfterSyncMs?: number;
 }
 
 export interface RunningServer {
@@ -82,6 +85,7 @@ interface Host extends ApiHost {
   trustProxy: boolean;
   /** Where links in sync answers point. */
   baseUrl: string;
+  compares: ComparesAfterSync;
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {
@@ -174,6 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     gate: loopbackGate(0),
     trustProxy: options.trustProxy ?? false,
     baseUrl: '',
+    compares: new ComparesAfterSync(options.service, options.compareAfterSyncMs),
   };
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -204,6 +209,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
   } catch (error) {
     host.streams.close();
+    host.compares.close();
     throw error;
   }
   host.port = (server.address() as AddressInfo).port;
@@ -216,6 +222,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     token,
     close: async () => {
       host.streams.close();
+      host.compares.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -5,9 +5,10 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { describeZodError } from '../../shared/contract';
 import type { PairwiseService } from '../core/service';
-import { hasRun, receivedRevisionSchema, storeReceivedRevision } from '../core/sync/receive';
+import { receivedRevisionSchema, runExperiment, storeReceivedRevision } from '../core/sync/receive';
 import type { Session } from './access';
 import { readBody } from './api';
+import type { ComparesAfterSync } from './compare-after-sync';
 import { READ_ONLY_MESSAGE } from './permissions';
 import { sendJson } from './responses';
 
@@ -24,6 +25,7 @@ export interface SyncReceiver {
   /** Where links in answers point: the public URL, or the loopback address. */
   baseUrl: string;
   maxBody: number;
+  compares: ComparesAfterSync;
 }
 
 /** A run record may hold a million examples: it is streamed to disk, up to this size. */
@@ -71,7 +73,7 @@ async function receiveRun(
   const { service } = receiver;
   const answer = { id: key, url: `${receiver.baseUrl}/#/library` };
   const file = runFile(service, key);
-  if (hasRun(service.db, key)) return sendJson(res, 200, answer);
+  if (runExperiment(service.db, key) !== null) return sendJson(res, 200, answer);
   // A file without its run is one a crash kept from being indexed: it is indexed now, and the
   // repeated body is not read.
   const known = fs.existsSync(file);
@@ -98,6 +100,8 @@ async function receiveRun(
     await service.index([runsFolder(service)]);
     return detail(res, 422, `The run record could not be imported: ${problem.message}`);
   }
+  const experimentId = runExperiment(service.db, key);
+  if (experimentId !== null) receiver.compares.received(experimentId);
   sendJson(res, known ? 200 : 201, answer);
 }
 

@@ -24,8 +24,11 @@ export type ReceivedRevision = z.infer<typeof receivedRevisionSchema>;
 /** `stored` the first time; `known` for a repeat; `conflict` when this library holds another revision under that number. */
 export type ReceiveOutcome = 'stored' | 'known' | 'conflict';
 
-export function hasRun(db: Db, runId: string): boolean {
-  return db.prepare(`SELECT 1 FROM runs WHERE id = ?`).get(runId) !== undefined;
+/** The experiment a run of the library belongs to, or null when the library has no such run. */
+export function runExperiment(db: Db, runId: string): string | null {
+  const row = db.prepare(`SELECT experiment_id FROM runs WHERE id = ?`).get(runId) as
+    { experiment_id: string } | undefined;
+  return row?.experiment_id ?? null;
 }
 
 export function storeReceivedRevision(db: Db, received: ReceivedRevision): ReceiveOutcome {
