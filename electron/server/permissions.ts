@@ -5,9 +5,9 @@ import type { RequestName } from '../../shared/contract';
  * every user of a `--read-only` server). Listing every request makes the compiler ask for a
  * decision whenever the contract grows, so a new request is never allowed by oversight.
  */
-type Access = 'reads' | 'changes';
+type Effect = 'reads' | 'changes';
 
-export const requestAccess = {
+export const requestEffects = {
   'app:info': 'reads',
   'library:summary': 'reads',
   'library:problems': 'reads',
@@ -55,14 +55,14 @@ export const requestAccess = {
   'jobs:list': 'reads',
   // Cancelling someone else's index or comparison loses their work.
   'jobs:cancel': 'changes',
-} as const satisfies Record<RequestName, Access>;
+} as const satisfies Record<RequestName, Effect>;
 
 /** Unknown names are left to the dispatcher, which refuses them. */
 export function changesLibrary(name: unknown): boolean {
   return (
     typeof name === 'string' &&
-    Object.hasOwn(requestAccess, name) &&
-    requestAccess[name as RequestName] === 'changes'
+    Object.hasOwn(requestEffects, name) &&
+    requestEffects[name as RequestName] === 'changes'
   );
 }
 

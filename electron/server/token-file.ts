@@ -107,6 +107,7 @@ export function formatUserLine(entry: TokenUser): string {
 /** Replaces the file in one rename, readable by its owner only. */
 export function writeTokenFile(file: string, users: readonly TokenUser[]): void {
   const text = `# Pairwise lab server users: user role sha256(token). Tokens are never stored.\n${users.map(formatUserLine).join('\n')}\n`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   fs.writeFileSync(temp, text, { mode: 0o600 });
   fs.renameSync(temp, file);

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, ServerConfigError } from '../../electron/server/http';
-import { requestAccess } from '../../electron/server/permissions';
+import { requestEffects } from '../../electron/server/permissions';
 import { addUser, removeUser } from '../../electron/server/token-file';
 import { streamEvents } from '../../renderer/eventStream';
 import { requests } from '../../shared/contract';
@@ -21,10 +23,10 @@ type Answer = {
 };
 const parsed = (body: string) => JSON.parse(body) as Answer;
 
-const changing = Object.entries(requestAccess)
+const changing = Object.entries(requestEffects)
   .filter(([, access]) => access === 'changes')
   .map(([name]) => name);
-const reading = Object.entries(requestAccess)
+const reading = Object.entries(requestEffects)
   .filter(([, access]) => access === 'reads')
   .map(([name]) => name);
 
@@ -67,6 +69,27 @@ describe('lab server: users and roles', () => {
     const page = await raw(lab.server.port, { path: '/', headers: { Host: lab.host } });
     expect(page.status).toBe(401);
     expect(lab.server.token).toBe('');
+  });
+
+  it('pairwise serve tokens add prints the token alone on stdout, once; list and remove', async () => {
+    const harness = makeService();
+    try {
+      const file = path.join(harness.dir, 'lab', 'tokens');
+      const added = runCli(['serve', 'tokens', 'add', 'alice', '--role', 'editor', '--auth', file]);
+      expect(added.status).toBe(0);
+      expect(added.stdout).toMatch(/^pw_[\w-]{43}\n$/);
+      expect(added.stderr).toMatch(/shown this once/);
+      expect(fs.readFileSync(file, 'utf8')).not.toContain(added.stdout.trim());
+      const list = runCli(['serve', 'tokens', 'list', '--auth', file]);
+      expect(list.stdout).toBe('alice\teditor\n');
+      const badRole = runCli(['serve', 'tokens', 'add', 'bob', '--role', 'admin', '--auth', file]);
+      expect(badRole.status).toBe(2);
+      const removed = runCli(['serve', 'tokens', 'remove', 'alice', '--auth', file]);
+      expect(removed.status).toBe(0);
+      expect(runCli(['serve', 'tokens', 'remove', 'alice', '--auth', file]).status).toBe(2);
+    } finally {
+      await harness.close();
+    }
   });
 
   it('takes tokens added or removed while it runs at the next request', async () => {
@@ -142,7 +165,7 @@ describe('lab server: users and roles', () => {
   });
 
   it('classifies every request of the contract', () => {
-    expect(Object.keys(requestAccess).sort()).toEqual(Object.keys(requests).sort());
+    expect(Object.keys(requestEffects).sort()).toEqual(Object.keys(requests).sort());
   });
 
   it('--read-only refuses editors too', async () => {
