@@ -2,7 +2,8 @@
  * The browser host's event stream (Server-Sent Events) read with fetch, so the token travels in
  * the Authorization header as for every other call: EventSource cannot set headers, and a token
  * in the address would end up in a reverse proxy's access log. Like EventSource, it connects
- * again after a pause whenever the stream ends or fails, until `signal` is aborted.
+ * again after a pause whenever the stream ends or fails, until `signal` is aborted or the
+ * server refuses the token.
  */
 
 export const RECONNECT_MS = 3000;
@@ -22,23 +23,25 @@ export function takeFrames(buffer: string): { data: string[]; rest: string } {
   return { data, rest };
 }
 
+/** Whether to connect again: not when the token was refused, which asking again cannot change. */
 async function readOnce(
   url: string,
   token: string,
   onData: (data: string) => void,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<boolean> {
   const response = await fetch(url, {
     headers: { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' },
     cache: 'no-store',
     signal,
   });
-  if (!response.ok || !response.body) return;
+  if (response.status === 401 || response.status === 403) return false;
+  if (!response.ok || !response.body) return true;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return;
+    if (done) return true;
     const { data, rest } = takeFrames(buffer + value);
     buffer = rest;
     for (const item of data) onData(item);
@@ -54,7 +57,7 @@ export async function streamEvents(
 ): Promise<void> {
   while (!signal.aborted) {
     try {
-      await readOnce(url, token, onData, signal);
+      if (!(await readOnce(url, token, onData, signal))) return;
     } catch {
       // A dropped connection or a server going away: connect again after the pause.
     }

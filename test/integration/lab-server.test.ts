@@ -162,6 +162,16 @@ describe('lab server: users and roles', () => {
     stop.abort();
     await reading;
     expect(JSON.parse(received[0]!)).toMatchObject({ name: 'index:changed' });
+    // A refused token ends the reader instead of knocking every few seconds forever.
+    await streamEvents(
+      `${base}/api/events`,
+      'pw_wrong',
+      () => undefined,
+      new AbortController().signal,
+      10,
+    );
+    const refused = lab.logLines().filter((e) => e.path === '/api/events' && e.status === 401);
+    expect(refused).toHaveLength(1);
   });
 
   it('classifies every request of the contract', () => {
