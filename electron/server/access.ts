@@ -45,7 +45,7 @@ function loadUsers(file: string): TokenUser[] {
  * A lab server's users from its token file. The file is read again whenever its size or mtime
  * changes, so `tokens add` and `tokens remove` take effect without a restart (a removed token
  * stops working at its next request). A file that no longer parses keeps the users read
- * before, and `onReloadError` says why.
+ * before, and `onReloadError` says why; a file that is gone lets nobody in.
  */
 export function tokenFileAccess(
   file: string,
@@ -57,6 +57,12 @@ export function tokenFileAccess(
     const now = fileStamp(file);
     if (now === stamp) return users;
     stamp = now;
+    // Removing the file is the quickest way to let nobody in; a file being edited is not.
+    if (now === 'missing') {
+      users = [];
+      options.onReloadError?.(new TokenFileError(`${file} is gone: every token is refused.`));
+      return users;
+    }
     try {
       users = loadUsers(file);
     } catch (error) {

@@ -99,6 +99,10 @@ describe('lab server: users and roles', () => {
     removeUser(lab.tokenFile, 'bob');
     expect((await labRequest(lab, lab.tokens.bob!, 'app:info')).status).toBe(401);
     expect((await labRequest(lab, lab.tokens.alice!, 'app:info')).status).toBe(200);
+    fs.writeFileSync(lab.tokenFile, 'alice editor sha256:not-hex\n');
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info')).status).toBe(200);
+    fs.rmSync(lab.tokenFile);
+    expect((await labRequest(lab, lab.tokens.alice!, 'app:info')).status).toBe(401);
   });
 
   it('refuses a reviewer every request that changes the library, with 403 and why', async () => {
