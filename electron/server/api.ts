@@ -85,7 +85,7 @@ function refuseReadOnly(res: ServerResponse, session: Session, what: string): vo
 
 /**
  * One contract request: `{name, input}` in, the dispatcher's answer out. A read-only session
- * is refused every request that changes the library, before its input is even read; its
+ * is refused every request that changes the library before the dispatcher sees it; its
  * `app:info` says it is read-only, so the page can disable what would be refused.
  */
 async function answerRequest(
