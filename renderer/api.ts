@@ -6,6 +6,7 @@ import type {
   RequestOutput,
   Result,
 } from '../shared/contract';
+import { streamEvents } from './eventStream';
 
 /** What the desktop preload exposes on window.pairwise. */
 interface DesktopBridge {
@@ -54,14 +55,19 @@ function browserToken(): string {
 function httpTransport(): Transport {
   const token = browserToken();
   const handlers = new Map<string, Set<(payload: unknown) => void>>();
-  let source: EventSource | null = null;
+  let connected = false;
   const connect = () => {
-    if (source) return;
-    source = new EventSource(`/api/events?token=${encodeURIComponent(token)}`);
-    source.onmessage = (message: MessageEvent<string>) => {
-      const { name, payload } = JSON.parse(message.data) as { name: string; payload: unknown };
-      for (const handler of handlers.get(name) ?? []) handler(payload);
-    };
+    if (connected) return;
+    connected = true;
+    void streamEvents(
+      '/api/events',
+      token,
+      (data) => {
+        const { name, payload } = JSON.parse(data) as { name: string; payload: unknown };
+        for (const handler of handlers.get(name) ?? []) handler(payload);
+      },
+      new AbortController().signal,
+    );
   };
   return {
     async upload(file, relativePath, batch) {

@@ -1,6 +1,7 @@
 import { startExperiment } from '../shared/start-experiment';
 import { request, subscribe } from './api';
 import { useApp } from './store';
+import { readOnlySession } from './useReadOnly';
 
 export async function refreshLibrary(): Promise<void> {
   const [summary, runs, problems, experiments] = await Promise.all([
@@ -52,6 +53,11 @@ export async function ensureComparison(): Promise<void> {
   if (!experimentId || report || requested.has(experimentId)) return;
   requested.add(experimentId);
   try {
+    // A read-only session may not start one: it sees what an editor compared.
+    if (await readOnlySession()) {
+      requested.delete(experimentId);
+      return;
+    }
     await request('compare:start', runPair ?? { experimentId });
   } catch (error) {
     requested.delete(experimentId);

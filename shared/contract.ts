@@ -216,6 +216,8 @@ export const requests = {
       dbPath: z.string(),
       dataDir: z.string(),
       canPickFolders: z.boolean(),
+      /** Set by a lab server for a session that may only read (a reviewer, or --read-only). */
+      readOnly: z.boolean().optional(),
     }),
   },
   'library:summary': { input: empty, output: librarySummarySchema },
@@ -489,7 +491,8 @@ export type ParsedInput<N extends RequestName> = z.output<(typeof requests)[N]['
 export type RequestOutput<N extends RequestName> = z.output<(typeof requests)[N]['output']>;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 
-export type ErrorCode = 'bad_request' | 'not_found' | 'unknown_request' | 'conflict' | 'internal';
+export type ErrorCode =
+  'bad_request' | 'not_found' | 'unknown_request' | 'conflict' | 'forbidden' | 'internal';
 export type ContractError = { code: ErrorCode; message: string };
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
 

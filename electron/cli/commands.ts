@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
@@ -6,8 +5,7 @@ import { latestVersion } from '../core/db/migrations';
 import { openDatabase, type Db } from '../core/db/open';
 import { PairwiseService } from '../core/service';
 import { listRuns } from '../core/library';
-import { startServer } from '../server/http';
-import { defaultDbPath, packageVersion, rendererDir, samplesDir } from './paths';
+import { defaultDbPath, packageVersion, samplesDir } from './paths';
 import { progressBar } from './progress-bar';
 import { tableLines } from './text-table';
 import { isVerbose } from './verbosity';
@@ -152,47 +150,5 @@ export async function runsCommand(opts: { db?: string; json?: boolean }, io: Io)
       ]),
     ]).join('\n'),
   );
-  return 0;
-}
-
-function openBrowser(url: string): void {
-  const hasDisplay =
-    process.platform !== 'linux' || Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
-  if (!hasDisplay) return;
-  const command =
-    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
-  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
-  const child = spawn(command, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => undefined);
-  child.unref();
-}
-
-export async function serveCommand(
-  opts: { db?: string; port?: string; open?: boolean; demo?: boolean },
-  io: Io,
-): Promise<number> {
-  const port = opts.port === undefined ? 0 : Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port must be 0–65535, not ${opts.port}.`);
-  const renderer = rendererDir();
-  if (!renderer) {
-    io.err(
-      'The app has not been built yet: run `npm run build` (or `npm run serve`, which builds first).',
-    );
-    return 1;
-  }
-  const service = openService(opts.db, 'browser', true);
-  if (opts.demo) await service.handlers['library:openSample']({});
-  const server = await startServer({ service, rendererDir: renderer, port });
-  io.out(`Pairwise is running at ${server.url}`);
-  io.out(`Database: ${service.db.name}`);
-  if (opts.open !== false) openBrowser(server.url);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  await server.close();
-  await service.close();
   return 0;
 }

@@ -2,16 +2,10 @@ import { parseArgs } from 'node:util';
 import { describeDbError } from '../core/db/errors';
 import { setWorkerDir } from '../core/jobs/worker-path';
 import { compareCommand } from './compare';
-import {
-  indexCommand,
-  InputError,
-  runsCommand,
-  serveCommand,
-  UsageError,
-  type Io,
-} from './commands';
+import { indexCommand, InputError, runsCommand, UsageError, type Io } from './commands';
 import { examplesCommand } from './examples';
 import { defaultDbPath, packageVersion } from './paths';
+import { serveMain } from './serve';
 import { forTerminal } from './terminal-text';
 import { syncCommand } from './sync';
 import { usage } from './usage';
@@ -34,22 +28,7 @@ type Command = (args: string[]) => Promise<number>;
 
 /** Each command parses its own flags (strictly: an unknown flag is a usage error). */
 const commands: Record<string, Command> = {
-  serve: async (args) => {
-    const { values } = parseArgs({
-      args,
-      options: {
-        db: { type: 'string' },
-        port: { type: 'string' },
-        'no-open': { type: 'boolean' },
-        demo: { type: 'boolean' },
-      },
-      strict: true,
-    });
-    return serveCommand(
-      { db: values.db, port: values.port, open: !values['no-open'], demo: values.demo },
-      io,
-    );
-  },
+  serve: (args) => serveMain(args, io),
   index: async (args) => {
     const { values, positionals } = parseArgs({
       args,

@@ -1,8 +1,15 @@
 export const usage = `Pairwise — did my intervention change the model's behaviour, and can I trust the comparison?
 
 Usage:
-  pairwise serve [--db FILE] [--port N] [--no-open] [--demo]
+  pairwise serve [--db FILE] [--port N] [--no-open] [--demo] [--read-only]
       Start the browser host on 127.0.0.1 and print its address (with a per-launch token).
+  pairwise serve --host ADDRESS --auth FILE --public-url URL [--port N] [--read-only]
+                 [--trust-proxy] [--db FILE]
+      A lab server (docs/lab-server.md): users and roles from the token file, reached at
+      URL only (default port 8080); it also accepts pushes from \`pairwise sync\`.
+  pairwise serve tokens add USER --role reviewer|editor --auth FILE
+  pairwise serve tokens remove USER --auth FILE | list --auth FILE
+      Manage a lab server's users; add prints the new token once.
   pairwise index PATH... [--db FILE] [--json]
       Index run files and folders into the database.
   pairwise runs [--db FILE] [--json]

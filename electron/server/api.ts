@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { dispatch } from '../core/dispatch';
 import type { PairwiseService } from '../core/service';
-import { originAllowed } from './auth';
+import type { Session } from './access';
+import { originAllowed, type Gate } from './auth';
 import type { EventStreams } from './event-streams';
+import { changesLibrary, READ_ONLY_MESSAGE } from './permissions';
 import { send, sendBadRequest, sendJson } from './responses';
 import { receiveUpload, UploadError } from './upload';
 
@@ -20,16 +22,21 @@ export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
  */
 const DRAIN_BYTES = 64 * 1024 * 1024;
 
-/** What the API answers with; `port` is the one the server listens on. */
+/** What the API answers with; `gate` lists the Host and Origin requests may carry. */
 export interface ApiHost {
   service: PairwiseService;
   streams: EventStreams;
-  port: number;
+  gate: Gate;
   maxBody: number;
 }
 
+/** What the request log says about one API call beyond its path. */
+export interface RequestNote {
+  request?: string;
+}
+
 /** The body, or null when it is over `limit` (its rest is drained, up to DRAIN_BYTES). */
-function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+export function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     const chunks: Buffer[] = [];
@@ -66,11 +73,27 @@ async function answerUpload(
   }
 }
 
-/** One contract request: `{name, input}` in, the dispatcher's answer out. */
+function refuseReadOnly(res: ServerResponse, session: Session, what: string): void {
+  sendJson(res, 403, {
+    ok: false,
+    error: {
+      code: 'forbidden',
+      message: `${READ_ONLY_MESSAGE} (${session.user} may not ${what} on this server).`,
+    },
+  });
+}
+
+/**
+ * One contract request: `{name, input}` in, the dispatcher's answer out. A read-only session
+ * is refused every request that changes the library before the dispatcher sees it; its
+ * `app:info` says it is read-only, so the page can disable what would be refused.
+ */
 async function answerRequest(
   host: ApiHost,
   req: IncomingMessage,
   res: ServerResponse,
+  session: Session,
+  note: RequestNote,
 ): Promise<void> {
   if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
     return sendBadRequest(res, 415, 'Send JSON.');
@@ -94,7 +117,13 @@ async function answerRequest(
   }
   if (!message || typeof message !== 'object')
     return sendBadRequest(res, 400, 'Expected {name, input}.');
-  sendJson(res, 200, await dispatch(host.service, message.name, message.input));
+  if (typeof message.name === 'string') note.request = message.name.slice(0, 100);
+  if (session.readOnly && changesLibrary(message.name))
+    return refuseReadOnly(res, session, `call ${String(message.name)}`);
+  const result = await dispatch(host.service, message.name, message.input);
+  if (message.name === 'app:info' && result.ok)
+    result.value = { ...(result.value as object), readOnly: session.readOnly };
+  sendJson(res, 200, result);
 }
 
 /** `/api/*`, once the token was checked: events, uploads and contract requests. */
@@ -103,13 +132,18 @@ export async function handleApi(
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
+  session: Session,
+  note: RequestNote,
 ): Promise<void> {
   if (url.pathname === '/api/events' && req.method === 'GET') return host.streams.open(req, res);
   const upload = url.pathname === '/api/upload';
   if ((upload || url.pathname === '/api/request') && req.method === 'POST') {
-    if (!originAllowed(req.headers.origin, host.port))
+    if (!originAllowed(host.gate, req.headers.origin))
       return send(res, 403, 'Forbidden: cross-origin request.');
-    return upload ? answerUpload(host, req, res, url) : answerRequest(host, req, res);
+    if (upload && session.readOnly) return refuseReadOnly(res, session, 'upload files');
+    return upload
+      ? answerUpload(host, req, res, url)
+      : answerRequest(host, req, res, session, note);
   }
   send(res, 404, 'Not found.');
 }

@@ -12,28 +12,56 @@ export function tokenMatches(expected: string, given: string | null | undefined)
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The token from `Authorization: Bearer …`, else from `?token=` (EventSource cannot set headers). */
-export function requestToken(req: IncomingMessage, url: URL): string | null {
+/**
+ * The token from `Authorization: Bearer …`; for the page alone also from `?token=`, the address
+ * `pairwise serve` prints (the page then moves it out of the address bar). An API call never
+ * takes it from the address, where proxies and browser history would keep it.
+ */
+export function requestToken(req: IncomingMessage, url: URL, isPage: boolean): string | null {
   const header = req.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim();
-  return url.searchParams.get('token');
+  return isPage ? url.searchParams.get('token') : null;
 }
 
 /**
- * DNS rebinding defence: a page on evil.example resolving to 127.0.0.1 still sends
- * `Host: evil.example`, so only loopback names with our port are accepted.
+ * Which Host and Origin a request may carry. Loopback: `127.0.0.1`, `localhost` or `[::1]`
+ * with our port. Behind a public URL (a lab server): that URL's host and origin alone.
  */
-export function hostAllowed(hostHeader: string | undefined, port: number): boolean {
-  if (!hostHeader) return false;
-  const allowed = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
-  return allowed.includes(hostHeader.toLowerCase());
+export interface Gate {
+  hosts: ReadonlySet<string>;
+  origins: ReadonlySet<string>;
+  /** Whether the page is reached over https, so its cookie is marked Secure. */
+  secure: boolean;
 }
 
-/** CSRF defence: a browser always sends Origin on a cross-site POST; ours must be loopback. */
-export function originAllowed(origin: string | undefined, port: number): boolean {
-  if (origin === undefined) return true;
-  const allowed = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
-  return allowed.includes(origin.toLowerCase());
+export function loopbackGate(port: number): Gate {
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  return {
+    hosts: new Set(names.map((name) => `${name}:${port}`)),
+    origins: new Set(names.map((name) => `http://${name}:${port}`)),
+    secure: false,
+  };
+}
+
+export function publicGate(publicUrl: URL): Gate {
+  return {
+    hosts: new Set([publicUrl.host.toLowerCase()]),
+    origins: new Set([publicUrl.origin.toLowerCase()]),
+    secure: publicUrl.protocol === 'https:',
+  };
+}
+
+/**
+ * DNS rebinding defence: a page on evil.example resolving to our address still sends
+ * `Host: evil.example`, so only the names the gate lists are accepted.
+ */
+export function hostAllowed(gate: Gate, hostHeader: string | undefined): boolean {
+  return hostHeader !== undefined && gate.hosts.has(hostHeader.toLowerCase());
+}
+
+/** CSRF defence: a browser always sends Origin on a cross-site POST; ours must be listed. */
+export function originAllowed(gate: Gate, origin: string | undefined): boolean {
+  return origin === undefined || gate.origins.has(origin.toLowerCase());
 }
 
 /**
@@ -43,8 +71,8 @@ export function originAllowed(origin: string | undefined, port: number): boolean
  * another local server could read it, and the ticket opens only the app's static shell; every
  * API call still needs the token from session storage.
  */
-export function pageTicketCookie(port: number, ticket: string): string {
-  return `pairwise_page_${port}=${ticket}; Path=/; HttpOnly; SameSite=Strict`;
+export function pageTicketCookie(port: number, ticket: string, secure: boolean): string {
+  return `pairwise_page_${port}=${ticket}; Path=/; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 }
 
 export function pageTicket(req: IncomingMessage, port: number): string | null {

@@ -25,6 +25,8 @@ export class EventStreams {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
       Connection: 'keep-alive',
+      // nginx would otherwise hold events back in its buffer (docs/lab-server.md).
+      'X-Accel-Buffering': 'no',
     });
     res.write(': connected\n\n');
     this.streams.add(res);

@@ -1,6 +1,7 @@
 import { byteShare } from '../format';
 import { useApp } from '../store';
 import { useRequest } from '../useRequest';
+import { useReadOnly } from '../useReadOnly';
 
 function percent(done: number, total: number | null): string {
   if (!total) return `${done.toLocaleString()}`;
@@ -9,6 +10,7 @@ function percent(done: number, total: number | null): string {
 
 export function StatusBar() {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   const jobs = useApp((s) => s.jobs);
   const summary = useApp((s) => s.summary);
   const running = jobs.filter((j) => j.state === 'running');
@@ -31,7 +33,11 @@ export function StatusBar() {
             {job.progress?.detail ? (
               <span className="muted job-detail"> {job.progress.detail}</span>
             ) : null}
-            <button className="link" onClick={() => ask('jobs:cancel', { jobId: job.id })}>
+            <button
+              className="link"
+              {...locked}
+              onClick={() => ask('jobs:cancel', { jobId: job.id })}
+            >
               Cancel
             </button>
           </span>

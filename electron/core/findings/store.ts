@@ -59,7 +59,7 @@ function findingRow(db: Db, findingId: string): FindingDbRow {
 }
 
 /** Stored once per distinct snapshot: autosaves share it instead of copying the report. */
-function storeSnapshot(db: Db, snapshot: Snapshot): string {
+export function storeSnapshot(db: Db, snapshot: Snapshot): string {
   const json = JSON.stringify(snapshot);
   const key = createHash('sha256').update(json).digest('hex');
   db.prepare(

@@ -14,6 +14,7 @@ import { ReproductionCard } from './ReproductionTable';
 import { RunScorecards } from './RunScorecards';
 import { SeriesCard } from './SeriesCard';
 import { useRequest } from '../../useRequest';
+import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
 
 function ComparisonToolbar({
   loaded,
@@ -95,6 +96,7 @@ export function ComparisonView() {
   const pair = useApp((s) => s.pair);
   const job = useApp((s) => s.jobs.find((j) => j.kind === 'compare' && j.state === 'running'));
   const toast = useApp((s) => s.toast);
+  const { readOnly } = useReadOnly();
   // Kept here, above the report: the chosen metric outlives a reload of the report.
   const [metric, setMetric] = useState<string>('');
 
@@ -110,7 +112,11 @@ export function ComparisonView() {
       <ComparisonToolbar loaded={loaded} comparison={comparison} />
       {!loaded ? (
         <p className="muted pad" role="status">
-          {job ? `Comparing… ${job.progress?.phase ?? ''}` : 'Preparing the comparison…'}
+          {job
+            ? `Comparing… ${job.progress?.phase ?? ''}`
+            : readOnly
+              ? `No comparison of these runs yet (${READ_ONLY_TITLE} to compare them).`
+              : 'Preparing the comparison…'}
         </p>
       ) : (
         <Dashboard loaded={loaded} comparison={comparison} metric={metric} onMetric={setMetric} />

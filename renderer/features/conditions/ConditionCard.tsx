@@ -7,6 +7,7 @@ import { useRequest } from '../../useRequest';
 import { expectationsText, runOverride, runStatusText } from './conditionText';
 import { draggedType, roleLabels, roles, type Dragged, type Role } from './roles';
 import { SeriesForm } from './SeriesForm';
+import { useReadOnly } from '../../useReadOnly';
 
 type RunOfCondition = ConditionRow['runs'][number];
 
@@ -28,9 +29,11 @@ function RoleMenu({
   /** A run may follow its condition's role instead of having its own. */
   inherit?: boolean;
 }) {
+  const { locked } = useReadOnly();
   return (
     <select
       className="role-menu"
+      {...locked}
       value={value}
       aria-label={label}
       onChange={(e) => onChange(e.target.value === '' ? null : (e.target.value as Role))}
@@ -56,6 +59,7 @@ function ConditionControls({
   onEditSeries(): void;
 }) {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   const experimentId = useApp((s) => s.experimentId)!;
   return (
     <div className="condition-controls">
@@ -76,7 +80,7 @@ function ConditionControls({
         </span>
       ) : null}
       {editingSeries ? null : (
-        <button className="link small" onClick={onEditSeries}>
+        <button className="link small" {...locked} onClick={onEditSeries}>
           {condition.series ? 'Edit series' : 'Set series…'}
         </button>
       )}
@@ -101,10 +105,11 @@ function DeclaredNotes({ condition }: { condition: ConditionRow }) {
 /** One run of the condition: pick it to stand for the condition, or give it its own role. */
 function RunItem({ run, condition }: { run: RunOfCondition; condition: ConditionRow }) {
   const ask = useRequest();
+  const { readOnly } = useReadOnly();
   const experimentId = useApp((s) => s.experimentId)!;
   return (
     <li
-      draggable
+      draggable={!readOnly}
       onDragStart={(e) => startDrag(e, { kind: 'run', runId: run.run_id })}
       className={run.superseded || run.missing ? 'dim' : undefined}
     >
@@ -112,6 +117,7 @@ function RunItem({ run, condition }: { run: RunOfCondition; condition: Condition
         type="radio"
         name={`rep-${condition.name}`}
         checked={condition.representativeRunId === run.run_id}
+        disabled={readOnly}
         onChange={() =>
           ask('conditions:setRepresentative', {
             experimentId,
@@ -148,10 +154,11 @@ export function ConditionCard({
   onToggle(): void;
 }) {
   const [editingSeries, setEditingSeries] = useState(false);
+  const { readOnly } = useReadOnly();
   return (
     <div
       className={selected ? 'condition-card selected' : 'condition-card'}
-      draggable
+      draggable={!readOnly}
       onDragStart={(e) => startDrag(e, { kind: 'condition', name: condition.name })}
     >
       <label className="condition-title" title={condition.name}>

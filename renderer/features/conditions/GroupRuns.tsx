@@ -5,6 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
 import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 type Plan = RequestOutput<'runs:groupPreview'>;
 type Last = RequestOutput<'runs:lastGrouping'>;
@@ -75,6 +76,7 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
   const [plan, setPlan] = useState<Plan | null>(null);
   const send = useRequest();
   const [busy, act] = useAction();
+  const { readOnly, locked } = useReadOnly();
 
   const preview = () => send('runs:groupPreview', { experimentId, field }, setPlan);
   const apply = () =>
@@ -102,7 +104,7 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
           ))}
         </select>
       </label>
-      <button className="secondary" disabled={!field} onClick={preview}>
+      <button className="secondary" {...locked} disabled={readOnly || !field} onClick={preview}>
         Group…
       </button>
       {plan ? (
@@ -115,6 +117,7 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
 /** The last grouping of this experiment, with its one level of undo. */
 export function GroupingUndo({ experimentId }: { experimentId: string }) {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   const toast = useApp((s) => s.toast);
   const conditions = useApp((s) => s.conditions);
   const [last, setLast] = useState<{ experimentId: string; value: Last } | null>(null);
@@ -139,7 +142,7 @@ export function GroupingUndo({ experimentId }: { experimentId: string }) {
         Runs grouped by <strong className="mono">{undoable.field}</strong> on{' '}
         {undoable.appliedAt.replace('T', ' ').slice(0, 16)}: roles were kept.
       </span>
-      <button className="secondary" onClick={undo}>
+      <button className="secondary" {...locked} onClick={undo}>
         Undo grouping
       </button>
     </div>

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { request } from '../../api';
 import { useApp } from '../../store';
 import type { ConditionRow } from '../../store/workbench';
+import { useReadOnly } from '../../useReadOnly';
 
 /** Series name and level of one condition, declared by hand and kept like a role. */
 export function SeriesForm({ condition, onDone }: { condition: ConditionRow; onDone(): void }) {
   const experimentId = useApp((s) => s.experimentId)!;
+  const { locked } = useReadOnly();
   const toast = useApp((s) => s.toast);
   const [series, setSeries] = useState(condition.series ?? '');
   const [level, setLevel] = useState(condition.level === null ? '' : String(condition.level));
@@ -49,7 +51,7 @@ export function SeriesForm({ condition, onDone }: { condition: ConditionRow; onD
         placeholder="level"
         aria-label={`Level of ${condition.name}`}
       />
-      <button className="secondary" type="submit">
+      <button className="secondary" type="submit" {...locked}>
         Save series
       </button>
       {condition.series ? (

@@ -5,6 +5,7 @@ import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
 import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 const NEW = '';
 
@@ -69,6 +70,7 @@ export function PinToFinding({
   const [note, setNote] = useState('');
   const send = useRequest();
   const [busy, act] = useAction();
+  const { locked } = useReadOnly();
 
   const open = () =>
     send('findings:list', { experimentId }, (list) => {
@@ -86,7 +88,7 @@ export function PinToFinding({
     });
   return (
     <>
-      <button className="secondary" onClick={open}>
+      <button className="secondary" {...locked} onClick={open}>
         Pin to finding…
       </button>
       {findings ? (

@@ -10,6 +10,7 @@ import { Limitations } from './Limitations';
 import { shownPins, withoutPin, withPinNote } from './pins';
 import { useAutosave, type SaveState } from './useAutosave';
 import { useRequest } from '../../useRequest';
+import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
 
 type Staleness = RequestOutput<'findings:staleness'>;
 
@@ -73,6 +74,7 @@ function EditorHeader({
   onReload(): void;
 }) {
   const run = useRequest();
+  const { locked } = useReadOnly();
   const exportAs = (format: 'markdown' | 'html') =>
     run('findings:export', { findingId, format }, (file) =>
       downloadText(
@@ -86,6 +88,7 @@ function EditorHeader({
       <input
         className="title-input"
         aria-label="Title"
+        {...locked}
         value={title}
         onChange={(e) => onRename(e.target.value)}
       />
@@ -175,6 +178,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
   const onSaved = useCallback((v: FindingView) => setLatest(v), []);
   const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
   const toast = useApp((s) => s.toast);
+  const { readOnly } = useReadOnly();
   const findingId = view.finding.id;
   const staleness = useStaleness(findingId, latest.revision);
   const refresh = async () => {
@@ -197,30 +201,39 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           onReload={onReload}
         />
         {error && state === 'error' ? <p className="status-differs small">{error}</p> : null}
-        {staleness ? <StaleBanner staleness={staleness} onRefresh={() => void refresh()} /> : null}
-        <StatementFields draft={draft} update={update} />
-        <section>
-          <h3>Evidence</h3>
-          <Evidence snapshot={latest.body.snapshot} />
-        </section>
-        <section>
-          <h3>Limitations</h3>
-          <Limitations
-            items={draft.limitations}
-            onChange={(limitations) => update({ limitations })}
-          />
-        </section>
-        <PinnedSection saved={latest.body.pinned} draft={draft} update={update} />
-        <label className="field">
-          <span>Conclusion — yours alone; Pairwise never writes it</span>
-          <textarea
-            rows={6}
-            aria-label="Conclusion"
-            placeholder="What do these results show, and what do they not?"
-            value={draft.conclusion}
-            onChange={(e) => update({ conclusion: e.target.value })}
-          />
-        </label>
+        {/* Disabled as a whole for a read-only session; the header's exports stay. */}
+        <fieldset
+          className="finding-fields"
+          disabled={readOnly}
+          title={readOnly ? READ_ONLY_TITLE : undefined}
+        >
+          {staleness ? (
+            <StaleBanner staleness={staleness} onRefresh={() => void refresh()} />
+          ) : null}
+          <StatementFields draft={draft} update={update} />
+          <section>
+            <h3>Evidence</h3>
+            <Evidence snapshot={latest.body.snapshot} />
+          </section>
+          <section>
+            <h3>Limitations</h3>
+            <Limitations
+              items={draft.limitations}
+              onChange={(limitations) => update({ limitations })}
+            />
+          </section>
+          <PinnedSection saved={latest.body.pinned} draft={draft} update={update} />
+          <label className="field">
+            <span>Conclusion — yours alone; Pairwise never writes it</span>
+            <textarea
+              rows={6}
+              aria-label="Conclusion"
+              placeholder="What do these results show, and what do they not?"
+              value={draft.conclusion}
+              onChange={(e) => update({ conclusion: e.target.value })}
+            />
+          </label>
+        </fieldset>
       </article>
       <History findingId={findingId} current={latest.revision} onRestored={onReload} />
     </div>

@@ -5,6 +5,7 @@ import { useApp } from '../../store';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { FindingEditor } from './FindingEditor';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 /** The experiment's findings, asked again when another one is opened (it may be new). */
 function useFindingRows(experimentId: string | null, findingId: string | null): FindingRow[] {
@@ -46,6 +47,7 @@ function useCreateFinding(experimentId: string | null) {
 }
 
 function NoFindingYet({ creating, onCreate }: { creating: boolean; onCreate(): void }) {
+  const { readOnly, locked } = useReadOnly();
   return (
     <section className="empty-state">
       <h2>No finding yet</h2>
@@ -54,7 +56,7 @@ function NoFindingYet({ creating, onCreate }: { creating: boolean; onCreate(): v
         the runs, the metrics with their intervals, and candidate limitations to accept or dismiss.
         The conclusion is yours.
       </p>
-      <button className="primary" disabled={creating} onClick={onCreate}>
+      <button className="primary" {...locked} disabled={readOnly || creating} onClick={onCreate}>
         Draft a finding for this experiment
       </button>
     </section>
@@ -85,6 +87,7 @@ export function FindingsView() {
   const findingId = useApp((s) => s.findingId);
   const rows = useFindingRows(experimentId, findingId);
   const { creating, create } = useCreateFinding(experimentId);
+  const { readOnly, locked } = useReadOnly();
 
   if (!experimentId) return <p className="muted pad">Pick an experiment in the library.</p>;
   if (runPair)
@@ -102,7 +105,12 @@ export function FindingsView() {
         <ExperimentPicker />
         <FindingPicker rows={rows} current={current} />
         <span className="spacer" />
-        <button className="primary" disabled={creating} onClick={() => void create()}>
+        <button
+          className="primary"
+          {...locked}
+          disabled={readOnly || creating}
+          onClick={() => void create()}
+        >
           {creating ? 'Drafting from the evidence…' : 'New finding'}
         </button>
       </header>

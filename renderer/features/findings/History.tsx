@@ -5,6 +5,7 @@ import { useApp } from '../../store';
 import { RevisionDiff } from './RevisionDiff';
 import { blankBefore, revisionChanges, type RevisionChange } from './revisionDiff';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 type Revisions = RequestOutput<'findings:revisions'>;
 
@@ -82,6 +83,7 @@ export function History({
   onRestored(): void;
 }) {
   const rows = useRevisions(findingId, current);
+  const { locked } = useReadOnly();
   const { preview, show, close } = useRevisionPreview(findingId);
   const toast = useApp((s) => s.toast);
   const restore = async (revision: number) => {
@@ -118,7 +120,7 @@ export function History({
                 <button className="link" onClick={() => void show(r.revision, current, r.revision)}>
                   Compare with current
                 </button>
-                <button className="link" onClick={() => void restore(r.revision)}>
+                <button className="link" {...locked} onClick={() => void restore(r.revision)}>
                   Restore
                 </button>
               </>

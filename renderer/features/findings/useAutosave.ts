@@ -39,11 +39,13 @@ export function useAutosave(initial: FindingView, onSaved: (view: FindingView) =
       onSaved(view);
     } catch (e) {
       const conflict = e instanceof RequestError && e.code === 'conflict';
+      const refused = e instanceof RequestError && e.code === 'forbidden';
       setState(conflict ? 'conflict' : 'error');
       setError((e as Error).message);
       // A library busy with a long write (a large file being indexed) must not strand the draft
-      // until the next keystroke: try again, unless an edit has already scheduled a save.
-      if (!conflict && !timer.current)
+      // until the next keystroke: try again, unless an edit has already scheduled a save. A
+      // read-only session's save is refused every time: asking again would never end.
+      if (!conflict && !refused && !timer.current)
         timer.current = setTimeout(() => retry.current?.(), RETRY_AFTER_MS);
     }
   }, [initial.finding.id, onSaved]);

@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { create } from 'zustand';
 import { isDesktop, pickFolder, request } from '../../api';
 import { useApp } from '../../store';
+import { useReadOnly } from '../../useReadOnly';
 
 /**
  * The typed path outlives the box it was typed in: the empty library's box gives way to the
@@ -17,6 +18,7 @@ const useDraft = create<{ path: string; setPath(path: string): void }>((set) => 
 export function AddFolder() {
   const { path, setPath } = useDraft();
   const toast = useApp((s) => s.toast);
+  const { readOnly, locked } = useReadOnly();
 
   const add = async (folder: string) => {
     try {
@@ -38,6 +40,7 @@ export function AddFolder() {
         <button
           type="button"
           className="primary"
+          {...locked}
           onClick={() =>
             void pickFolder().then((folder) => {
               if (folder) void add(folder);
@@ -52,9 +55,10 @@ export function AddFolder() {
             aria-label="Folder path"
             placeholder="/path/to/runs"
             value={path}
+            {...locked}
             onChange={(e) => setPath(e.target.value)}
           />
-          <button type="submit" className="primary" disabled={!path.trim()}>
+          <button type="submit" className="primary" {...locked} disabled={readOnly || !path.trim()}>
             Add folder
           </button>
         </>

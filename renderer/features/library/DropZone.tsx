@@ -2,6 +2,7 @@ import { useState, type DragEvent, type ReactNode } from 'react';
 import { isDesktop, pathForFile, request, uploadFiles } from '../../api';
 import { useApp } from '../../store';
 import { droppedFiles, type DroppedEntry } from './droppedFiles';
+import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
 
 /**
  * Desktop: dropped files and folders are indexed where they are. Browser host: the page cannot
@@ -11,10 +12,12 @@ import { droppedFiles, type DroppedEntry } from './droppedFiles';
 export function DropZone({ children }: { children: ReactNode }) {
   const [over, setOver] = useState(false);
   const toast = useApp((s) => s.toast);
+  const { readOnly } = useReadOnly();
 
   const onDrop = async (event: DragEvent) => {
     event.preventDefault();
     setOver(false);
+    if (readOnly) return toast('error', `${READ_ONLY_TITLE}: files cannot be added here.`);
     const files = [...event.dataTransfer.files];
     // Entries must be taken before the first await: the drop's data is gone after it.
     const entries = isDesktop

@@ -9,9 +9,11 @@ import { groupRuns, matchesSearch } from './libraryTree';
 import { RemoveFolder } from './RemoveFolder';
 import { DropZone } from './DropZone';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 function FirstRun() {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   return (
     <DropZone>
       <section className="empty-state">
@@ -23,7 +25,7 @@ function FirstRun() {
         </p>
         <AddFolder />
         <p>
-          <button className="secondary" onClick={() => ask('library:openSample', {})}>
+          <button className="secondary" {...locked} onClick={() => ask('library:openSample', {})}>
             Open the sample experiment
           </button>
         </p>
@@ -35,6 +37,7 @@ function FirstRun() {
 /** The folders Pairwise indexes (and watches), most useful as "recent folders" to rescan. */
 function Folders() {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   const folders = useApp((s) => s.summary?.folders ?? []);
   if (folders.length === 0) return null;
   return (
@@ -49,6 +52,7 @@ function Folders() {
           {f.watched ? <span className="muted small">watched</span> : null}
           <button
             className="link"
+            {...locked}
             onClick={() => ask('library:addFolder', { path: f.path, watch: f.watched })}
           >
             Rescan

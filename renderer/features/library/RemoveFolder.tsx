@@ -6,6 +6,7 @@ import { count } from '../../format';
 import { useApp } from '../../store';
 import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 type Removal = RequestOutput<'library:folderRemoval'>;
 
@@ -15,6 +16,7 @@ export function RemoveFolder({ path }: { path: string }) {
   const [plan, setPlan] = useState<Removal | null>(null);
   const send = useRequest();
   const [busy, act] = useAction();
+  const { locked } = useReadOnly();
   const ask = () => send('library:folderRemoval', { path }, setPlan);
   const remove = () =>
     act(async () => {
@@ -28,7 +30,7 @@ export function RemoveFolder({ path }: { path: string }) {
     });
   return (
     <>
-      <button className="link" onClick={ask}>
+      <button className="link" {...locked} onClick={ask}>
         Remove
       </button>
       {plan ? (

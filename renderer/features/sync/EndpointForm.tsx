@@ -3,6 +3,7 @@ import type { SyncStatus } from '../../../shared/findings';
 import { request } from '../../api';
 import { useApp } from '../../store';
 import { keySourceNote } from './syncText';
+import { useReadOnly } from '../../useReadOnly';
 
 /** The server address and API key; either is read-only when the environment sets it. */
 export function EndpointForm({
@@ -17,6 +18,7 @@ export function EndpointForm({
   onSaved(status: SyncStatus): void;
 }) {
   const toast = useApp((s) => s.toast);
+  const { locked } = useReadOnly();
   const [key, setKey] = useState('');
   const configure = async (event: FormEvent) => {
     event.preventDefault();
@@ -60,7 +62,7 @@ export function EndpointForm({
           Pairwise quits. To keep one, set MECHLENS_API_KEY.
         </p>
       ) : null}
-      <button className="secondary" type="submit">
+      <button className="secondary" type="submit" {...locked}>
         Save settings
       </button>
     </form>

@@ -1,9 +1,11 @@
 import type { OutboxItem, SyncStatus } from '../../../shared/findings';
 import { useRequest } from '../../useRequest';
 import { canRetry, outboxSummary, secondsLabel, stateHelp } from './syncText';
+import { useReadOnly } from '../../useReadOnly';
 
 function OutboxLine({ item, onRetried }: { item: OutboxItem; onRetried(): void }) {
   const ask = useRequest();
+  const { locked } = useReadOnly();
   return (
     <tr>
       <td className="mono">
@@ -15,7 +17,11 @@ function OutboxLine({ item, onRetried }: { item: OutboxItem; onRetried(): void }
       <td className="wrap">{item.lastError ?? '—'}</td>
       <td>
         {canRetry(item.state) ? (
-          <button className="link" onClick={() => ask('sync:retryNow', { id: item.id }, onRetried)}>
+          <button
+            className="link"
+            {...locked}
+            onClick={() => ask('sync:retryNow', { id: item.id }, onRetried)}
+          >
             Retry now
           </button>
         ) : null}

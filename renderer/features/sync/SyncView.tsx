@@ -3,12 +3,14 @@ import { ChangedSinceSync, Outbox } from './Outbox';
 import { EndpointForm } from './EndpointForm';
 import { SyncPlanDialog, SyncScope } from './SyncScope';
 import { useSyncRun, useSyncStatus } from './useSyncStatus';
+import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
 
 /** Optional sync: off until configured, offline is normal, every item's state in view. */
 export function SyncView() {
   const { status, setStatus, load, url, setUrl } = useSyncStatus();
   const [chosen, setChosen] = useState<string[] | null>(null);
   const { plan, closePlan, run, scope } = useSyncRun(chosen);
+  const { readOnly, locked } = useReadOnly();
   if (!status) return <p className="muted pad">Loading…</p>;
   return (
     <section className="sync">
@@ -18,14 +20,14 @@ export function SyncView() {
           {status.configured ? `to ${status.endpoint}` : 'off — working offline'}
         </span>
         <span className="spacer" />
-        <button className="secondary" onClick={() => void run(true)}>
+        <button className="secondary" {...locked} onClick={() => void run(true)}>
           What would be sent?
         </button>
         <button
           className="primary"
-          disabled={!status.configured || chosen?.length === 0}
+          disabled={readOnly || !status.configured || chosen?.length === 0}
           onClick={() => void run(false)}
-          title={`Queues the runs of ${scope} and sends the outbox`}
+          title={readOnly ? READ_ONLY_TITLE : `Queues the runs of ${scope} and sends the outbox`}
         >
           Sync now
         </button>
