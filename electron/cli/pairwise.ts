@@ -11,6 +11,7 @@ import {
   type Io,
 } from './commands';
 import { examplesCommand } from './examples';
+import { exportParquetCommand } from './parquet';
 import { defaultDbPath, packageVersion } from './paths';
 import { forTerminal } from './terminal-text';
 import { syncCommand } from './sync';
@@ -79,11 +80,26 @@ const commands: Record<string, Command> = {
         format: { type: 'string' },
         out: { type: 'string' },
         resamples: { type: 'string' },
+        engine: { type: 'string' },
+        parquet: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
     });
     return compareCommand(positionals, values, io);
+  },
+  export: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        experiment: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    return exportParquetCommand(positionals, values, io);
   },
   examples: async (args) => {
     const { values } = parseArgs({
