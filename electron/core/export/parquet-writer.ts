@@ -29,7 +29,10 @@ export class ParquetStaging {
 
   static async open(): Promise<ParquetStaging> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-parquet-'));
-    const instance = await DuckDBInstance.create(path.join(dir, 'staging.duckdb'));
+    const instance = await DuckDBInstance.create(path.join(dir, 'staging.duckdb'), {
+      memory_limit: '512MB',
+      threads: '2',
+    });
     const connection = await instance.connect();
     return new ParquetStaging(connection, () => {
       connection.closeSync();
@@ -48,7 +51,7 @@ export class ParquetStaging {
   async copy(spec: TableSpec, dir: string): Promise<void> {
     const file = path.join(dir, `${spec.name}.parquet`);
     await this.connection.run(
-      `COPY "${spec.name}" TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 122880)`,
+      `COPY "${spec.name}" TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 20480)`,
     );
     await this.connection.run(`DROP TABLE "${spec.name}"`);
   }
