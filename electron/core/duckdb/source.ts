@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './sql';
@@ -28,14 +29,19 @@ export async function openParquetSource(location: string): Promise<ParquetSource
         `${location} is not a Parquet export of Pairwise: ${missing}.parquet is missing (write one with pairwise export parquet DIR).`,
       );
   }
+  // A sort past the memory limit spills here, not into the working directory (the default).
+  const spill = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-duckdb-'));
   const instance = await DuckDBInstance.create(':memory:', {
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    memory_limit: '1GB',
+    temp_directory: spill,
   });
   const connection = await instance.connect();
   const close = () => {
     connection.closeSync();
     instance.closeSync();
+    fs.rmSync(spill, { recursive: true, force: true });
   };
   try {
     if (remote) await loadHttpfs(connection, location);
