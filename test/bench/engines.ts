@@ -48,7 +48,9 @@ fs.rmSync(db, { force: true });
 fs.rmSync(exportDir, { recursive: true, force: true });
 const builtin = path.join(work, 'builtin.json');
 const duck = path.join(work, 'duckdb.json');
-console.log(`${spec.name}: ${library.examples.toLocaleString('en')} examples in ${library.files.length} runs`);
+console.log(
+  `${spec.name}: ${library.examples.toLocaleString('en')} examples in ${library.files.length} runs`,
+);
 console.log('| step | wall | peak RSS |\n| --- | --- | --- |');
 step('index', ['index', library.dir, '--db', db, '--json']);
 step('compare, built-in engine', ['compare', '--db', db, '--format', 'json', '--out', builtin]);
@@ -81,5 +83,7 @@ const same =
 const sizes = fs
   .readdirSync(exportDir)
   .map((f) => `${f} ${(fs.statSync(path.join(exportDir, f)).size / 2 ** 20).toFixed(1)} MB`);
-console.log(`reports identical: ${same}; library ${(fs.statSync(db).size / 2 ** 20).toFixed(0)} MB`);
+console.log(
+  `reports identical: ${same}; library ${(fs.statSync(db).size / 2 ** 20).toFixed(0)} MB`,
+);
 console.log(`export: ${sizes.join(', ')}`);
