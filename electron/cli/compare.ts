@@ -28,7 +28,7 @@ export interface CompareFlags {
 const formats = ['json', 'table', 'csv', 'summary-csv'] as const;
 type Format = (typeof formats)[number];
 
-function parseResamples(text: string | undefined): number | undefined {
+export function parseResamples(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const resamples = Number(text);
   if (!Number.isInteger(resamples) || resamples < 100 || resamples > 200_000)

@@ -11,7 +11,7 @@ import { exportedExperimentIds } from '../core/duckdb/plan';
 import { openParquetSource } from '../core/duckdb/source';
 import { listExperiments } from '../core/experiments';
 import { openService, UsageError, type Io } from './commands';
-import type { CompareFlags } from './compare';
+import { parseResamples, type CompareFlags } from './compare';
 import { defaultDbPath } from './paths';
 import { reportTable } from './report-table';
 
@@ -67,9 +67,7 @@ export async function duckdbCompareCommand(
   const format = flags.format ?? 'table';
   if (!['json', 'table', 'summary-csv'].includes(format))
     throw new UsageError('--engine duckdb prints json, table or summary-csv.');
-  const resamples = flags.resamples === undefined ? undefined : Number(flags.resamples);
-  if (resamples !== undefined && (!Number.isInteger(resamples) || resamples < 100))
-    throw new UsageError('--resamples must be a whole number from 100 to 200,000.');
+  const resamples = parseResamples(flags.resamples);
   const scratch = flags.parquet ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-pq-'));
   try {
     if (scratch) await exportLibrary(flags.db, scratch, flags.experiment);

@@ -143,6 +143,22 @@ describe('the Parquet export', () => {
       });
     }
   });
+
+  it('holds only the experiments asked for, and names one it does not know', async () => {
+    const dir = path.join(harness.dir, 'one');
+    const flags = { db: dbPath, experiment: ['exp-missing'], json: true };
+    const stats = JSON.parse(
+      await cli((io) => exportParquetCommand(['parquet', dir], flags, io)),
+    ) as { experiments: number; runs: number; examples: number };
+    expect(stats).toMatchObject({ experiments: 1, runs: 2, examples: 76 });
+    const [row] = await query<{ ids: string[] }>(
+      `SELECT list(DISTINCT experiment_id) AS ids FROM read_parquet('${path.join(dir, 'runs.parquet')}')`,
+    );
+    expect(row!.ids).toEqual(['exp-missing']);
+    await expect(
+      cli((io) => exportParquetCommand(['parquet', dir], { db: dbPath, experiment: ['nope'] }, io)),
+    ).rejects.toThrow(/There is no experiment "nope"/);
+  });
 });
 
 describe('the DuckDB engine', () => {
