@@ -61,7 +61,10 @@ async function query<T>(sql: string): Promise<T[]> {
 const file = (table: string) => `'${path.join(exportDir, `${table}.parquet`)}'`;
 
 describe('the Parquet export', () => {
-  it('writes every table with its documented columns', async () => {
+  it('writes every table with its documented columns, and leaves no staging behind', async () => {
+    expect(fs.readdirSync(exportDir).sort()).toEqual(
+      PARQUET_TABLES.map((t) => `${t.name}.parquet`).sort(),
+    );
     const docs = fs.readFileSync(path.join(__dirname, '../../docs/parquet.md'), 'utf8');
     for (const table of PARQUET_TABLES) {
       const columns = await query<{ column_name: string; column_type: string }>(

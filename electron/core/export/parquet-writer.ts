@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   DuckDBInstance,
@@ -17,9 +16,11 @@ export type Cell = string | number | bigint | boolean | string[] | null;
 const FLUSH_EVERY = 20_000;
 
 /**
- * Rows are staged in an on-disk DuckDB file (a temporary folder), then each table is copied to
- * one Parquet file: a library's examples never sit in memory at once, neither in JS (they are
- * appended as SQLite hands them over) nor in DuckDB (which spills its pages to the file).
+ * Rows are staged in an on-disk DuckDB file, then each table is copied to one Parquet file: a
+ * library's examples never sit in memory at once, neither in JS (they are appended as SQLite
+ * hands them over) nor in DuckDB (which spills its pages to the file). The staging file is as
+ * large as the export uncompressed, so it sits in a hidden folder inside the export's own folder
+ * (the disk chosen for it), not in the system's temporary folder.
  */
 export class ParquetStaging {
   private constructor(
@@ -27,8 +28,8 @@ export class ParquetStaging {
     private readonly close: () => void,
   ) {}
 
-  static async open(): Promise<ParquetStaging> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-parquet-'));
+  static async open(target: string): Promise<ParquetStaging> {
+    const dir = fs.mkdtempSync(path.join(target, '.pairwise-staging-'));
     const instance = await DuckDBInstance.create(path.join(dir, 'staging.duckdb'), {
       memory_limit: '512MB',
       threads: '2',

@@ -76,7 +76,7 @@ export async function exportParquet(
     examples: 0,
     comparisonExamples: 0,
   };
-  const staging = await ParquetStaging.open();
+  const staging = await ParquetStaging.open(dir);
   try {
     const experiments = await staging.table(EXPERIMENTS);
     const conditions = await staging.table(CONDITIONS);
