@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+  type SchemaTree,
+} from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../../electron/cli/commands';
 import { compareCommand, type CompareFlags } from '../../electron/cli/compare';
@@ -74,6 +82,35 @@ describe('the Parquet export', () => {
         table.columns.map((c) => [c.name, c.type]),
       );
       for (const column of table.columns) expect(docs).toContain(`| \`${column.name}\``);
+    }
+  });
+
+  it('is plain Parquet: another reader (hyparquet) sees the same types and rows', async () => {
+    // Physical type and annotation of each plain column type, as any Parquet reader sees it.
+    const plain = (node: SchemaTree): string => {
+      const { type, converted_type: converted } = node.element;
+      if (converted === 'LIST') return `LIST<${plain(node.children[0]!.children[0]!)}>`;
+      return converted ? `${type}/${converted}` : String(type);
+    };
+    const expected = {
+      VARCHAR: 'BYTE_ARRAY/UTF8',
+      BIGINT: 'INT64/INT_64',
+      INTEGER: 'INT32/INT_32',
+      DOUBLE: 'DOUBLE',
+      BOOLEAN: 'BOOLEAN',
+      'VARCHAR[]': 'LIST<BYTE_ARRAY/UTF8>',
+    };
+    for (const table of PARQUET_TABLES) {
+      const buffer = await asyncBufferFromFile(path.join(exportDir, `${table.name}.parquet`));
+      const metadata = await parquetMetadataAsync(buffer);
+      expect(parquetSchema(metadata).children.map((c) => [c.element.name, plain(c)])).toEqual(
+        table.columns.map((c) => [c.name, expected[c.type]]),
+      );
+      const rows = await parquetReadObjects({ file: buffer, compressors });
+      const [count] = await query<{ n: bigint }>(
+        `SELECT count(*) AS n FROM read_parquet(${file(table.name)})`,
+      );
+      expect(rows.length).toBe(Number(count!.n));
     }
   });
 
