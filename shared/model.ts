@@ -7,7 +7,7 @@
 import type { Trace } from './trace';
 
 export type SourceFormat =
-  'mechlens' | 'reps' | 'inspect' | 'lm-eval' | 'promptfoo' | 'jsonl' | 'csv';
+  'mechlens' | 'reps' | 'inspect' | 'lm-eval' | 'lighteval' | 'promptfoo' | 'jsonl' | 'csv';
 
 export type Role = 'reference' | 'intervention' | 'control' | 'unknown';
 

@@ -8,6 +8,7 @@ import { UsageError, type Io } from './commands';
 import { progressBar } from './progress-bar';
 import { isVerbose } from './verbosity';
 import { experimentTargets, pathPairTargets, type TargetPlan } from './compare-targets';
+import { duckdbCompareCommand } from './parquet';
 import { defaultDbPath, packageVersion } from './paths';
 import { reportTable } from './report-table';
 
@@ -20,12 +21,14 @@ export interface CompareFlags {
   format?: string;
   out?: string;
   resamples?: string;
+  engine?: string;
+  parquet?: string;
 }
 
 const formats = ['json', 'table', 'csv', 'summary-csv'] as const;
 type Format = (typeof formats)[number];
 
-function parseResamples(text: string | undefined): number | undefined {
+export function parseResamples(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const resamples = Number(text);
   if (!Number.isInteger(resamples) || resamples < 100 || resamples > 200_000)
@@ -94,6 +97,9 @@ export async function compareCommand(
   flags: CompareFlags,
   io: Io,
 ): Promise<number> {
+  if (flags.engine !== undefined && flags.engine !== 'builtin')
+    return duckdbCompareCommand(paths, flags, io);
+  if (flags.parquet !== undefined) throw new UsageError('--parquet needs --engine duckdb.');
   const format = (flags.format ?? 'table') as Format;
   if (!formats.includes(format))
     throw new UsageError(`--format must be one of ${formats.join(', ')}.`);

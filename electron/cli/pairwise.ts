@@ -4,6 +4,7 @@ import { setWorkerDir } from '../core/jobs/worker-path';
 import { compareCommand } from './compare';
 import { indexCommand, InputError, runsCommand, UsageError, type Io } from './commands';
 import { examplesCommand } from './examples';
+import { exportParquetCommand } from './parquet';
 import { defaultDbPath, packageVersion } from './paths';
 import { serveMain } from './serve';
 import { forTerminal } from './terminal-text';
@@ -58,11 +59,26 @@ const commands: Record<string, Command> = {
         format: { type: 'string' },
         out: { type: 'string' },
         resamples: { type: 'string' },
+        engine: { type: 'string' },
+        parquet: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
     });
     return compareCommand(positionals, values, io);
+  },
+  export: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        db: { type: 'string' },
+        experiment: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    return exportParquetCommand(positionals, values, io);
   },
   examples: async (args) => {
     const { values } = parseArgs({

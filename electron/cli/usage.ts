@@ -20,6 +20,10 @@ Usage:
       Compare every condition of each experiment with its reference (and declared compare_to
       pairs), one section per experiment. With PATHs, index them into a temporary database
       first. A reference nothing declares is guessed, and the report says so.
+  pairwise compare --engine duckdb [--parquet DIR | --db FILE] [--experiment ID]
+                   [--reference CONDITION] [--format json|table|summary-csv] [--resamples N]
+      The same report computed by DuckDB over a Parquet export (a local folder; s3:// only
+      where DuckDB has its httpfs extension, which Pairwise does not ship).
   pairwise compare A B [--format …]          (A, B: files or folders)
   pairwise compare --db FILE RUN_A RUN_B
   pairwise compare --db FILE --baseline RUN --candidate RUN
@@ -33,6 +37,9 @@ Usage:
       The explorer's examples of one compared pair, a page at a time (default: the latest
       experiment with examples, pair 0, 50 rows); CRITERION may be "any", CLASS is improved,
       regressed, unchanged, changed or not_comparable. --count prints only how many match.
+  pairwise export parquet DIR [--db FILE] [--experiment ID]... [--json]
+      Write experiments, runs, examples and compared examples as Parquet files
+      (docs/parquet.md), comparing each experiment first.
   pairwise sync [--db FILE] [--dry-run]
       Send the current runs and saved finding revisions to MechLens (key from
       $MECHLENS_API_KEY, address from $MECHLENS_API_URL or the saved setting).

@@ -241,6 +241,8 @@ build({
       'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
     );
     expect(binding).toMatchObject({ unpacked: true });
+    const duckdb = `node_modules/@duckdb/node-bindings-${process.platform}-${process.arch}/duckdb.node`;
+    expect(statFile(path.join(resources, 'app.asar'), duckdb)).toMatchObject({ unpacked: true });
   });
 
   it('leaves out sources, tests, docs, dev tooling and native build leftovers', () => {
@@ -251,7 +253,7 @@ build({
         ) ||
         /\.(ts|tsx|map)$/.test(file) ||
         /^\/node_modules\/better-sqlite3\/(deps|src|build\/Release\/obj)/.test(file) ||
-        /^\/node_modules\/(electron|electron-builder|electron-vite|vite|vitest|react|react-dom|typescript|@resvg|@duckdb|@playwright)\//.test(
+        /^\/node_modules\/(electron|electron-builder|electron-vite|vite|vitest|react|react-dom|typescript|@resvg|@playwright)\//.test(
           file,
         ),
     );

@@ -11,7 +11,7 @@ import type { JsonValue } from '../../../shared/model';
  * says which model ran. Two runs of them that record different settings are different
  * conditions, named here by what differs; runs with identical settings are replicates.
  */
-const NAMED_BY_SETTINGS = new Set(['inspect', 'lm-eval', 'promptfoo']);
+const NAMED_BY_SETTINGS = new Set(['inspect', 'lm-eval', 'lighteval', 'promptfoo']);
 
 /** A value longer than this is cut in a name: the full value is in the checks. */
 const VALUE_CHARS = 32;

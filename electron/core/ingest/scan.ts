@@ -37,7 +37,7 @@ export interface ScanOptions {
 
 export const DEFAULT_MAX_UNITS = 200_000;
 
-const RUN_EXTENSIONS = new Set(['.json', '.jsonl', '.csv', '.eval']);
+const RUN_EXTENSIONS = new Set(['.json', '.jsonl', '.csv', '.eval', '.parquet']);
 const EVENTS = ['events.jsonl', 'events.jsonl.zst'];
 
 /** Folders that never hold run files but can hold millions of other files. */

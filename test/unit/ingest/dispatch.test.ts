@@ -41,6 +41,7 @@ describe('importUnit', () => {
       'csv',
       'inspect',
       'jsonl',
+      'lighteval',
       'lm-eval',
       'mechlens',
       'promptfoo',

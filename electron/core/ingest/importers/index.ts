@@ -11,6 +11,7 @@ import {
   looksLikeGenericJsonl,
 } from './generic';
 import { importInspectEval, importInspectJson, isInspectJsonLog } from './inspect';
+import { importLighteval, isLightevalDetailsName } from './lighteval';
 import { importLmEval, isLmEvalResults, isOrphanSamplesUnit } from './lmeval';
 import { resultsDateId } from './lmeval-files';
 import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './mechlens';
@@ -30,6 +31,7 @@ export const importerVersions: Record<string, string> = {
   reps: '3',
   inspect: '3',
   'lm-eval': '2',
+  lighteval: '1',
   promptfoo: '2',
   jsonl: '2',
   csv: '2',
@@ -164,6 +166,10 @@ export async function importUnit(unit: SourceUnit, ctx: ImportContext): Promise<
     return isZip
       ? using('inspect', ctx, () => importInspectEval(file, ctx))
       : { status: 'skipped' };
+  }
+  if (extension === '.parquet') {
+    if (!isLightevalDetailsName(file)) return { status: 'skipped' };
+    return using('lighteval', ctx, async () => [await importLighteval(file, ctx)]);
   }
   if (extension === '.jsonl') {
     const line = await firstLine(file);

@@ -1,0 +1,160 @@
+import path from 'node:path';
+import {
+  asyncBufferFromFile,
+  parquetMetadataAsync,
+  parquetReadObjects,
+  parquetSchema,
+} from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import {
+  emptySettings,
+  namedCondition,
+  namedExperiment,
+  type ImportedExample,
+  type ImportedRun,
+  type JsonObject,
+  type MetricDefinition,
+} from '../../../../shared/model';
+import { sha256Text } from '../hash';
+import { ImportProblem, type ImportContext } from '../types';
+import { layoutOf, QueryIds, sampleOf, type DetailsLayout } from './lighteval-samples';
+
+/** `details_<task>_<date>.parquet`; the task holds `|` (suite|task|few-shot), the date `-`. */
+const DETAILS_NAME = /^details_(?<task>.+)_(?<date>\d{4}-\d{2}-\d{2}T[\d.-]+)\.parquet$/;
+
+export function isLightevalDetailsName(file: string): boolean {
+  return DETAILS_NAME.test(path.basename(file));
+}
+
+/** Rows decoded at once: a row group can hold a whole task, so reads are cut to this many. */
+const ROWS_PER_READ = 2_000;
+
+/**
+ * Where lighteval put the file: `<output>/details/<model name>/<date>/details_….parquet`, the
+ * model name itself holding a `/` (`org/model`). Elsewhere the folder names what it can.
+ */
+function placeOf(file: string): { model: string; project: string } {
+  const parts = path.resolve(file).split(path.sep);
+  const details = parts.lastIndexOf('details', parts.length - 3);
+  if (details > 0 && details < parts.length - 3)
+    return {
+      model: parts.slice(details + 1, parts.length - 2).join('/'),
+      project: parts[details - 1] || 'lighteval',
+    };
+  return { model: 'unknown model', project: parts[parts.length - 2] || 'lighteval' };
+}
+
+async function openDetails(file: string) {
+  try {
+    const buffer = await asyncBufferFromFile(file);
+    const metadata = await parquetMetadataAsync(buffer);
+    return { buffer, metadata };
+  } catch (error) {
+    throw new ImportProblem(
+      `not a readable Parquet file (${error instanceof Error ? error.message : String(error)}); lighteval may still be writing it`,
+    );
+  }
+}
+
+/** A lighteval `details_*.parquet` file: one task of one model, one run. */
+export async function importLighteval(file: string, ctx: ImportContext): Promise<ImportedRun> {
+  const name = DETAILS_NAME.exec(path.basename(file))?.groups;
+  if (!name) throw new ImportProblem('not a lighteval details file name');
+  const { buffer, metadata } = await openDetails(file);
+  const columns = parquetSchema(metadata).children.map((c) => c.element.name);
+  const layout = layoutOf(columns);
+  if (!layout)
+    throw new ImportProblem(
+      `no lighteval details columns (doc/model_response/metric, or example/predictions/metrics): found ${columns.join(', ')}`,
+    );
+  const examples = await readExamples(buffer, layout, Number(metadata.num_rows), ctx);
+  ctx.onBytes?.(buffer.byteLength);
+  const { model, project } = placeOf(file);
+  return runOf({ task: name.task!, date: name.date!, model, project, layout, examples });
+}
+
+async function readExamples(
+  file: Awaited<ReturnType<typeof asyncBufferFromFile>>,
+  layout: DetailsLayout,
+  rows: number,
+  ctx: ImportContext,
+): Promise<ImportedExample[]> {
+  const examples: ImportedExample[] = [];
+  const ids = new QueryIds();
+  const taken = new Set<string>();
+  for (let start = 0; start < rows; start += ROWS_PER_READ) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const batch = await parquetReadObjects({
+      file,
+      compressors,
+      rowStart: start,
+      rowEnd: Math.min(rows, start + ROWS_PER_READ),
+    });
+    for (const row of batch) {
+      const sample = sampleOf(layout, row);
+      const id = sample.id ?? ids.next(sample.query);
+      if (taken.has(id))
+        throw new ImportProblem(`sample id "${id}" appears twice: lighteval writes each once`);
+      taken.add(id);
+      examples.push({ id, ...sample.example });
+    }
+  }
+  return examples;
+}
+
+/** Each score's mean over the samples that have it: the details file reports no aggregate. */
+function meansOf(examples: ImportedExample[]): JsonObject {
+  const sums = new Map<string, { sum: number; n: number }>();
+  for (const { fields } of examples)
+    for (const [key, value] of Object.entries(fields)) {
+      if (typeof value !== 'number' && typeof value !== 'boolean') continue;
+      const s = sums.get(key) ?? { sum: 0, n: 0 };
+      s.sum += Number(value);
+      s.n += 1;
+      sums.set(key, s);
+    }
+  return Object.fromEntries([...sums].map(([key, s]) => [key, s.sum / s.n]));
+}
+
+function runOf(read: {
+  task: string;
+  date: string;
+  model: string;
+  project: string;
+  layout: DetailsLayout;
+  examples: ImportedExample[];
+}): ImportedRun {
+  const { task, date, model, project, layout, examples } = read;
+  const metrics = meansOf(examples);
+  const definitions: Record<string, MetricDefinition> = Object.fromEntries(
+    Object.keys(metrics).map((key) => [
+      key,
+      {
+        description: `${key}, the mean of the per-sample scores`,
+        example_field: key,
+        direction: null,
+      },
+    ]),
+  );
+  return {
+    runId: `lighteval-${sha256Text(`${model}|${task}|${date}`).slice(0, 24)}`,
+    format: 'lighteval',
+    formatVersion: `details ${layout}`,
+    project,
+    experiment: namedExperiment(`lighteval:${task}`, task),
+    condition: namedCondition(model),
+    settings: { ...emptySettings(), model: { id: model }, dataset: { task } },
+    codeCommit: null,
+    startedAt: null,
+    finishedAt: null,
+    state: 'completed',
+    seed: null,
+    metrics,
+    metricDefinitions: definitions,
+    provenance: { producer: { name: 'lighteval' }, date_id: date, details_layout: layout },
+    warnings: [
+      'lighteval details hold per-sample scores only: the run metrics are their means, and no metric says whether higher is better',
+    ],
+    examples,
+  };
+}
