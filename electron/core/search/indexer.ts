@@ -89,15 +89,21 @@ export class SearchIndexer {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
+  /** Whether the next slice may go: no comparison runs, or a search waits for a run. */
   private mayGoOn(): boolean {
+    this.forgetReady(new Set(pendingRuns(this.db)));
     return this.priority.size > 0 || !this.jobs.running('compare');
   }
 
-  /** Pending runs, those a search waits for first; forgets those no longer pending. */
+  /** A search's runs stop going first once they are searchable. */
+  private forgetReady(pending: Set<number>): void {
+    for (const rowid of this.priority) if (!pending.has(rowid)) this.priority.delete(rowid);
+  }
+
+  /** Pending runs, those a search waits for first. */
   private order(): number[] {
     const pending = pendingRuns(this.db);
-    const set = new Set(pending);
-    for (const rowid of this.priority) if (!set.has(rowid)) this.priority.delete(rowid);
+    this.forgetReady(new Set(pending));
     return [...this.priority, ...pending.filter((rowid) => !this.priority.has(rowid))];
   }
 
