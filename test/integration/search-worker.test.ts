@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ftsQuery } from '../../electron/core/compare/filters';
 import { dispatch } from '../../electron/core/dispatch';
 import { openDatabase, type Db } from '../../electron/core/db/open';
-import { fillSlice, prepareFillConnection } from '../../electron/core/search/fill';
+import { fillSlice, INSERT_BATCH, prepareFillConnection } from '../../electron/core/search/fill';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { pendingRuns, searchPending } from '../../electron/core/search/readiness';
 import type { RequestOutput } from '../../shared/contract';
@@ -141,6 +141,16 @@ describe('the search fill, in its worker', () => {
     // 135 examples, 7 rowids a transaction, a run's last batch shared with the next run.
     expect(transactions).toBe(Math.ceil(135 / 7));
     expect(count(db, `SELECT count(*) FROM examples_fts`)).toBe(135);
+  });
+
+  it("reads a batch by its rowid range, never by walking the run's examples", async () => {
+    harness = await searchLibrary(10);
+    const plan = harness.service.db.prepare(`EXPLAIN QUERY PLAN ${INSERT_BATCH}`).all(0, 10, 1) as {
+      detail: string;
+    }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(
+      /INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/,
+    );
   });
 
   it('finds the same examples as a column-detail index of the same texts would', async () => {
