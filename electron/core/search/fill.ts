@@ -23,6 +23,8 @@ export interface FillResult {
   transactions: number;
   /** The longest a transaction of this slice held the write lock. */
   longestHoldMs: number;
+  /** Transactions that held it longer than `LONG_HOLD_MS`. */
+  longHolds: number;
 }
 
 /**
@@ -30,6 +32,8 @@ export interface FillResult {
  * compare workers write too, and each write of theirs may have to wait this long.
  */
 export const HOLD_MS = 40;
+/** A hold past this is one the service's thread would notice (a dropped frame or two). */
+export const LONG_HOLD_MS = 50;
 const MIN_BATCH = 50;
 const MAX_BATCH = 50_000;
 /** How long the fill waits at once for another writer's lock before looking for a cancel. */
@@ -108,6 +112,7 @@ export async function fillSlice(
   const started = now();
   let transactions = 0;
   let longestHoldMs = 0;
+  let longHolds = 0;
   for (;;) {
     if (signal.aborted) throw new CancelledError();
     const more = await untilWritable(() => {
@@ -115,12 +120,14 @@ export async function fillSlice(
       // Up to the commit: what another writer may have waited for.
       const held = now() - locked;
       longestHoldMs = Math.max(longestHoldMs, held);
+      if (held > LONG_HOLD_MS) longHolds++;
       if (task.batch === null) batch = nextBatch(batch, held);
       return any;
     }, pause);
     transactions++;
-    if (!more) return { more: false, batch, transactions, longestHoldMs };
-    if (now() - started >= task.sliceMs) return { more: true, batch, transactions, longestHoldMs };
+    if (!more) return { more: false, batch, transactions, longestHoldMs, longHolds };
+    if (now() - started >= task.sliceMs)
+      return { more: true, batch, transactions, longestHoldMs, longHolds };
     await yieldToEvents();
   }
 }

@@ -28,6 +28,8 @@ export interface SearchIndexerOptions {
 export interface FillStats {
   transactions: number;
   longestHoldMs: number;
+  /** Transactions that held the write lock longer than `LONG_HOLD_MS`. */
+  longHolds: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export class SearchIndexer {
   private readonly waiters: (() => void)[] = [];
   private pool: WorkerPool | null = null;
   private batch = FIRST_BATCH;
-  readonly stats: FillStats = { transactions: 0, longestHoldMs: 0 };
+  readonly stats: FillStats = { transactions: 0, longestHoldMs: 0, longHolds: 0 };
 
   constructor(
     private readonly db: Db,
@@ -129,6 +131,7 @@ export class SearchIndexer {
       this.batch = result.batch;
       this.stats.transactions += result.transactions;
       this.stats.longestHoldMs = Math.max(this.stats.longestHoldMs, result.longestHoldMs);
+      this.stats.longHolds += result.longHolds;
       const left = allPending(this.db);
       ctx.progress({ phase: 'Preparing search', done: left?.done ?? 1, total: left?.total ?? 1 });
       if (!left) return;
