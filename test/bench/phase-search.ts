@@ -33,6 +33,8 @@ export interface SearchResult {
   firstSearchSeconds: number;
   /** From the service's start until every run is searchable. */
   readySeconds: number;
+  /** CPU time of the whole process (all threads) meanwhile: the fill's cost on a busy machine. */
+  fillCpuSeconds: number;
   /** The longest a fill transaction held the write lock, as the worker measured it. */
   longestHoldSeconds: number;
   transactions: number;
@@ -76,6 +78,7 @@ export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
 
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let longestWriteWait = 0;
   let probing = true;
   // A write on the service's own connection every 100 ms: how long it waits for the lock.
@@ -97,6 +100,7 @@ export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
     return first;
   });
   const readySeconds = (performance.now() - started) / 1000;
+  const used = process.cpuUsage(cpu);
   probing = false;
   await probe;
 
@@ -124,6 +128,7 @@ export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
     examples,
     firstSearchSeconds: fill.value,
     readySeconds,
+    fillCpuSeconds: (used.user + used.system) / 1e6,
     longestHoldSeconds: stats.longestHoldMs / 1000,
     transactions: stats.transactions,
     longHolds: stats.longHolds,
