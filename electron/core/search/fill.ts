@@ -8,7 +8,7 @@ export interface FillTask {
   dbPath: string;
   /** Pending runs by rowid, those a search waits for first. */
   order: number[];
-  /** Rowids per transaction: fixed when given, else sized to `holdMs` as the fill goes. */
+  /** Rowids per transaction: fixed when given, else sized to `HOLD_MS` as the fill goes. */
   batch: number | null;
   /** Where an adaptive batch starts (the last slice's size, so each slice starts tuned). */
   startBatch: number;
@@ -31,9 +31,9 @@ export interface FillResult {
  * How long one transaction may hold the write lock: the service's thread and the index and
  * compare workers write too, and each write of theirs may have to wait this long.
  */
-export const HOLD_MS = 30;
+const HOLD_MS = 30;
 /** A hold past this is one the service's thread would notice (a dropped frame or two). */
-export const LONG_HOLD_MS = 50;
+const LONG_HOLD_MS = 50;
 const MIN_BATCH = 50;
 const MAX_BATCH = 50_000;
 /** How long the fill waits at once for another writer's lock before looking for a cancel. */

@@ -28,7 +28,7 @@ export interface SearchIndexerOptions {
 export interface FillStats {
   transactions: number;
   longestHoldMs: number;
-  /** Transactions that held the write lock longer than `LONG_HOLD_MS`. */
+  /** Transactions that held the write lock longer than 50 ms. */
   longHolds: number;
 }
 
