@@ -17,6 +17,7 @@ export default defineConfig({
           'index.worker': resolve(__dirname, 'electron/workers/index.worker.ts'),
           'core.worker': resolve(__dirname, 'electron/workers/core.worker.ts'),
           'compare.worker': resolve(__dirname, 'electron/workers/compare.worker.ts'),
+          'search.worker': resolve(__dirname, 'electron/workers/search.worker.ts'),
         },
       },
     },

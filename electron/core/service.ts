@@ -234,6 +234,7 @@ export class PairwiseService {
     await this.watcher?.close();
     await this.indexPool?.close();
     await this.compare.close();
+    await this.search.close();
     closeLibrary(this.db);
   }
 }

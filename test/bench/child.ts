@@ -16,6 +16,7 @@ const phases: Record<string, () => Promise<Phase>> = {
   explorer: async () => (await import('./phase-explorer')).explorerPhase,
   renderer: async () => (await import('./phase-renderer')).rendererPhase,
   duckdb: async () => (await import('./phase-duckdb')).duckdbPhase,
+  search: async () => (await import('./phase-search')).searchPhase,
 };
 
 /**

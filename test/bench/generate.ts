@@ -79,6 +79,15 @@ function pickWord(next: () => number): string {
 /** Terms for the explorer's search box: very common, common, rare, and absent. */
 export const searchTerms = [vocabulary[0]!, vocabulary[40]!, vocabulary[4000]!, 'qqzzxxnever'];
 
+/**
+ * More words for timing searches one after another, each new to the explorer's cache: the
+ * most common ones (in most texts) and rare ones (in a few hundred of a million).
+ */
+export const searchWords = {
+  common: vocabulary.slice(1, 9),
+  rare: vocabulary.slice(3900, 3908),
+};
+
 function text(seed: number, meanChars: number): string {
   const next = mulberry32(seed);
   const target = Math.round(meanChars * (0.5 + next()));

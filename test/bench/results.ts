@@ -10,6 +10,7 @@ import type { DuckResult } from './phase-duckdb';
 import type { ExplorerQuery } from './phase-explorer';
 import type { BaselineResult, IndexResult } from './phase-index';
 import type { RendererResult } from './phase-renderer';
+import type { SearchResult } from './phase-search';
 import type { PhaseMeta } from './spawn';
 
 export interface LibraryResult {
@@ -26,6 +27,7 @@ export interface LibraryResult {
   explorer?: ExplorerQuery[];
   renderer?: RendererResult;
   duckdb?: DuckResult;
+  search?: SearchResult;
 }
 
 export interface BenchResults {

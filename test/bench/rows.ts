@@ -7,6 +7,7 @@ import { MB, median, ms, percentile, secs } from './measure';
 import type { CompareResult } from './phase-compare';
 import type { ExplorerQuery } from './phase-explorer';
 import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
+import { searchRows } from './rows-search';
 import { QUERY_TIMEOUT_SECONDS } from './spawn';
 
 export interface Row {
@@ -359,6 +360,7 @@ export function buildRows(r: BenchResults): {
     if (lib) rows.push(...explorerRows(label, lib, targets));
     else notRun(`explorer first page, ${label}`, size);
   }
+  for (const [label, lib, targets] of pairs) if (lib) rows.push(...searchRows(label, lib, targets));
   for (const [label, lib] of pairs) {
     if (lib) rows.push(rendererRow(label, lib, r.explorerUi));
   }

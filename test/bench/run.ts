@@ -24,6 +24,7 @@ import type { CompareArgs, CompareResult } from './phase-compare';
 import type { DuckArgs, DuckResult } from './phase-duckdb';
 import type { BaselineArgs, BaselineResult, IndexArgs, IndexResult } from './phase-index';
 import type { RendererArgs, RendererResult } from './phase-renderer';
+import type { SearchArgs, SearchResult } from './phase-search';
 import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
 import { keepingCoverage } from './coverage-section';
 import { BenchProgress, type Step } from './progress';
@@ -187,6 +188,11 @@ async function measureLibrary(
       } satisfies RendererArgs);
       fs.rmSync(buildDir, { recursive: true, force: true });
     }
+  }
+  if (result.compare) {
+    log(`${spec.name}: search: first search while the index fills, then later searches`);
+    const args: SearchArgs = { dbPath, experimentId: experimentId(spec, 0) };
+    result.search = await run<SearchResult>('search', args);
   }
   if (pair) {
     log(`${spec.name}: DuckDB load + join`);

@@ -298,7 +298,9 @@ describe('importer fuzzing: random content under every run-file name', () => {
       const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
       // Search is filled after indexing: once it is, it holds every example and nothing else.
       const jobs = new JobManager(db, { started() {}, progress() {}, finished() {} });
-      await new SearchIndexer(db, jobs).idle();
+      const indexer = new SearchIndexer(db, jobs);
+      await indexer.idle();
+      await indexer.close();
       expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(
         count(`SELECT COUNT(*) AS n FROM examples`),
       );

@@ -89,7 +89,9 @@ describe('the full-text index, filled per run', () => {
       expect(search(db, 'walrus')).toEqual([]);
       expect(searchPending(db, [1])).toEqual({ done: 0, total: 0 });
       const jobs = new JobManager(db, { started() {}, progress() {}, finished() {} });
-      await new SearchIndexer(db, jobs).idle();
+      const indexer = new SearchIndexer(db, jobs);
+      await indexer.idle();
+      await indexer.close();
       expect(searchPending(db, [1])).toBeNull();
       expect(search(db, 'walrus')).toEqual(['r/ex-1']);
       const triggers = db

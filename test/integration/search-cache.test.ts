@@ -2,13 +2,23 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import type { RequestOutput } from '../../shared/contract';
-import { JobManager } from '../../electron/core/jobs/manager';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { searchPending } from '../../electron/core/search/readiness';
-import type { Db } from '../../electron/core/db/open';
 import type { PairwiseService } from '../../electron/core/service';
+import type { Db } from '../../electron/core/db/open';
 import { examples, writeMechlensRun } from '../fixtures/formats';
-import { makeService, type Harness } from '../fixtures/service';
+import {
+  comparing,
+  count,
+  quietJobs,
+  runRowid,
+  searchLibrary,
+  started,
+  STEPWISE,
+  stopAfterOneBatch,
+  unsearchable,
+} from '../fixtures/search';
+import type { Harness } from '../fixtures/service';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -16,32 +26,9 @@ afterEach(async () => {
   harness = null;
 });
 
-async function library(count = 50): Promise<Harness> {
-  harness = makeService();
-  const root = path.join(harness.dir, 'lib');
-  writeMechlensRun(root, { id: 'ref', name: 'reference', examples: examples(count) });
-  writeMechlensRun(root, {
-    id: 'cand',
-    name: 'steer',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: examples(count).map((e, i) => (i === 7 ? { ...e, output: 'a walrus' } : e)),
-  });
-  await harness.service.index([root]);
-  await harness.service.search.idle();
+async function library(): Promise<Harness> {
+  harness = await searchLibrary();
   return harness;
-}
-
-const runRowid = (db: Db, id: string) =>
-  db.prepare(`SELECT rowid FROM runs WHERE id = ?`).pluck().get(id) as number;
-
-/** The run as it is right after its index pass committed: no words indexed yet. */
-function unsearchable(db: Db, rowid: number): void {
-  db.prepare(
-    `DELETE FROM examples_fts WHERE rowid IN (SELECT rowid FROM examples WHERE run_rowid = ?)`,
-  ).run(rowid);
-  db.prepare(`UPDATE run_search SET indexed_to = 0, done = 0, ready = 0 WHERE run_rowid = ?`).run(
-    rowid,
-  );
 }
 
 async function call<N extends 'examples:page' | 'examples:count'>(
@@ -54,16 +41,6 @@ async function call<N extends 'examples:page' | 'examples:count'>(
   return answer.value as RequestOutput<N>;
 }
 
-const count = (db: Db, sql: string) => db.prepare(sql).pluck().get() as number;
-const quietJobs = (db: Db) => new JobManager(db, { started() {}, progress() {}, finished() {} });
-
-/** A comparison that runs until released: the fill waits for it after each batch. */
-function comparing(jobs: JobManager): { release(): void; job: string } {
-  let release: () => void = () => undefined;
-  const job = jobs.start('compare', 'a comparison', () => new Promise<void>((r) => (release = r)));
-  return { release: () => release(), job };
-}
-
 /** The library with its candidate run made unsearchable again, as after indexing. */
 async function candidateUnsearchable(): Promise<{
   service: PairwiseService;
@@ -74,21 +51,6 @@ async function candidateUnsearchable(): Promise<{
   const cand = runRowid(service.db, 'cand');
   unsearchable(service.db, cand);
   return { service, db: service.db, cand };
-}
-
-/** Lets a fill of ten rows a batch write one batch, then cancels it: a stop between batches. */
-async function stopAfterOneBatch(db: Db, run: number): Promise<void> {
-  const jobs = quietJobs(db);
-  const indexer = new SearchIndexer(db, jobs, 10);
-  const compare = comparing(jobs);
-  indexer.schedule();
-  while ((searchPending(db, [run])?.done ?? 0) === 0)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  const job = jobs.list().find((j) => j.kind === 'search' && j.state === 'running')!;
-  jobs.cancel(job.id);
-  await jobs.wait(job.id);
-  compare.release();
-  await jobs.wait(compare.job);
 }
 
 describe('search as a background cache', () => {
@@ -144,7 +106,9 @@ describe('search as a background cache', () => {
     expect(partial).toEqual({ done: 10, ready: 0 });
     expect(searchPending(db, [cand])).toEqual({ done: 10, total: 50 });
 
-    await new SearchIndexer(db, quietJobs(db), 7).idle();
+    const indexer = new SearchIndexer(db, quietJobs(db), { batch: 7, sliceMs: 0 });
+    await indexer.idle();
+    await indexer.close();
     expect(searchPending(db, [cand])).toBeNull();
     expect(count(db, `SELECT count(*) FROM examples_fts`)).toBe(100);
     expect(count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"walrus"'`)).toBe(
@@ -181,17 +145,16 @@ describe('search as a background cache', () => {
     const { db, cand } = await candidateUnsearchable();
     const jobs = quietJobs(db);
     const compare = comparing(jobs);
-    const indexer = new SearchIndexer(db, jobs, 10);
+    const indexer = new SearchIndexer(db, jobs, STEPWISE);
     const ready = indexer.idle();
-    const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
-    while ((searchPending(db, [cand])?.done ?? 0) === 0) await tick();
+    await started(db, cand);
     // Paused: however long it is left, no second batch comes.
-    for (let i = 0; i < 10; i++) await tick();
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 5));
     expect(searchPending(db, [cand])).toEqual({ done: 10, total: 50 });
     indexer.prioritise([cand]);
     await ready;
     expect(searchPending(db, [cand])).toBeNull();
-    compare.release();
-    await jobs.wait(compare.job);
+    await compare.release();
+    await indexer.close();
   });
 });

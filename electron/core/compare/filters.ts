@@ -1,5 +1,6 @@
 import type { ParsedInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
+import { matchingRowids } from '../search/matches';
 import { classCode, FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from './codes';
 import type { PairSide } from './compute';
 import { allKey, countLookup } from './counts';
@@ -18,17 +19,15 @@ export function ftsQuery(search: string): string | null {
   return words ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 
-/** Marks the rows whose reference or candidate example is among the given rowids. */
+/** Marks the rows whose example on this side is marked in `hit` (one byte per rowid of its span). */
 function markRowids(
   view: PairView,
   side: PairSide,
   rowids: Float64Array,
-  found: number[],
+  hit: Uint8Array,
   marks: Uint8Array,
 ): void {
   const first = side.firstRowid!;
-  const hit = new Uint8Array(side.lastRowid! - first + 1);
-  for (const rowid of found) hit[rowid - first] = 1;
   for (let k = 0; k < view.rows; k++) {
     const rowid = rowids[k]!;
     if (rowid >= first && rowid - first < hit.length && hit[rowid - first]) marks[k] = 1;
@@ -72,20 +71,18 @@ function searchMatches(db: Db, view: PairView, search: string): Uint8Array {
     const marks = new Uint8Array(view.rows);
     const query = ftsQuery(search);
     if (query) {
-      const matches = db
-        .prepare(
-          `SELECT rowid FROM examples_fts WHERE examples_fts MATCH ? AND rowid BETWEEN ? AND ?`,
-        )
-        .pluck();
-      const sides = [
-        [view.reference, view.refRowids],
-        [view.candidate, view.candRowids],
-      ] as const;
-      for (const [side, rowids] of sides) {
-        if (!side || side.firstRowid === null || side.lastRowid === null) continue;
-        const found = matches.all(query, side.firstRowid, side.lastRowid) as number[];
-        markRowids(view, side, rowids, found, marks);
-      }
+      const sides = (
+        [
+          [view.reference, view.refRowids],
+          [view.candidate, view.candRowids],
+        ] as [PairSide | null, Float64Array][]
+      ).filter(
+        (side): side is [PairSide, Float64Array] =>
+          !!side[0] && side[0].firstRowid !== null && side[0].lastRowid !== null,
+      );
+      const spans = sides.map(([side]) => ({ first: side.firstRowid!, last: side.lastRowid! }));
+      const hits = spans.length > 0 ? matchingRowids(db, query, spans) : [];
+      sides.forEach(([side, rowids], i) => markRowids(view, side, rowids, hits[i]!, marks));
     }
     markIds(view, search.trim(), marks);
     return marks;

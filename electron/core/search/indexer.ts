@@ -1,43 +1,57 @@
 import { setTimeout as sleep, setImmediate as yieldToEvents } from 'node:timers/promises';
-import { writeBriefly } from '../db/busy';
 import type { Db } from '../db/open';
 import type { JobContext, JobManager } from '../jobs/manager';
+import { WorkerPool } from '../jobs/pool';
 import { CancelledError } from '../jobs/protocol';
+import { workerEntry } from '../jobs/worker-path';
+import type { FillResult, FillTask } from './fill';
 import { allPending, pendingRuns } from './readiness';
 
+/** Where an adaptive batch starts; the worker sizes the next ones to its lock-hold target. */
+const FIRST_BATCH = 1000;
 /**
- * Examples (by rowid span) per transaction. FTS5 writes a segment per transaction and merges
- * them later, so small transactions cost several times more per example; this many keep each
- * one short enough (tens of ms) that requests get through between them.
+ * How long the worker fills before it hands back: the longest a search's runs wait before
+ * they go first, and how often the progress moves.
  */
-const BATCH = 3000;
+const SLICE_MS = 250;
 /** How often a paused fill looks again whether it may go on. */
 const PAUSE_MS = 50;
 
-interface RunState {
-  indexed_to: number;
-  lo: number | null;
-  hi: number | null;
+export interface SearchIndexerOptions {
+  /** Rowids per transaction, fixed (tests); by default sized to hold the lock ~30 ms. */
+  batch?: number;
+  /** How long the worker fills before it hands back; 0: one transaction at a time (tests). */
+  sliceMs?: number;
+}
+
+/** What the fill measured, for the benchmark. */
+export interface FillStats {
+  transactions: number;
+  longestHoldMs: number;
+  /** Transactions that held the write lock longer than 50 ms. */
+  longHolds: number;
 }
 
 /**
- * Fills the full-text index after indexing commits, so that writing a run never waits on it:
- * one job at a time, a batch of examples per transaction — from one run or several small
- * ones — with each run's progress in the same transaction, so a crash resumes where the last
- * batch ended. The state a batch reads is read inside its transaction, so a run re-indexed in
- * between (its progress reset by the indexer) is simply started over. Runs asked for by a
- * search go first. While a comparison runs the job waits between batches (unless a search is
- * waiting for it): on a small machine the two would share the cores and the write lock.
+ * Fills the full-text index after indexing commits, so that writing a run never waits on it.
+ * The writing happens in a search worker on its own connection (fill.ts), a slice at a time,
+ * so the service's thread only picks the order: runs asked for by a search go first, the rest
+ * after. One job at a time; it stops when no run is left. While a comparison runs the job
+ * waits between slices (unless a search is waiting for it): on a small machine the two would
+ * share the cores and the write lock.
  */
 export class SearchIndexer {
   private jobId: string | null = null;
   private readonly priority = new Set<number>();
   private readonly waiters: (() => void)[] = [];
+  private pool: WorkerPool | null = null;
+  private batch = FIRST_BATCH;
+  readonly stats: FillStats = { transactions: 0, longestHoldMs: 0, longHolds: 0 };
 
   constructor(
     private readonly db: Db,
     private readonly jobs: JobManager,
-    private readonly batch = BATCH,
+    private readonly options: SearchIndexerOptions = {},
   ) {}
 
   /** Starts the job unless it is running; it stops when no run is left to index. */
@@ -48,7 +62,7 @@ export class SearchIndexer {
     this.jobId = jobId;
     void this.jobs.wait(jobId).then((job) => {
       this.jobId = null;
-      // New runs may have been indexed while the last batch was written.
+      // New runs may have been indexed while the last slice was written.
       if (job?.state === 'finished') this.schedule();
       else this.settle();
     });
@@ -69,66 +83,58 @@ export class SearchIndexer {
     });
   }
 
+  async close(): Promise<void> {
+    await this.pool?.close();
+  }
+
   private settle(): void {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
+  /** Whether the next slice may go: no comparison runs, or a search waits for a run. */
   private mayGoOn(): boolean {
+    this.forgetReady(new Set(pendingRuns(this.db)));
     return this.priority.size > 0 || !this.jobs.running('compare');
   }
 
-  /** Pending runs, those a search waits for first; forgets those no longer pending. */
+  /** A search's runs stop going first once they are searchable. */
+  private forgetReady(pending: Set<number>): void {
+    for (const rowid of this.priority) if (!pending.has(rowid)) this.priority.delete(rowid);
+  }
+
+  /** Pending runs, those a search waits for first. */
   private order(): number[] {
     const pending = pendingRuns(this.db);
-    const set = new Set(pending);
-    for (const rowid of this.priority) if (!set.has(rowid)) this.priority.delete(rowid);
+    this.forgetReady(new Set(pending));
     return [...this.priority, ...pending.filter((rowid) => !this.priority.has(rowid))];
   }
 
+  private workers(): WorkerPool {
+    this.pool ??= new WorkerPool(workerEntry('search'), 1);
+    return this.pool;
+  }
+
   private async fill(ctx: JobContext): Promise<void> {
-    const state = this.db.prepare(
-      `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
-       WHERE run_rowid = ? AND ready = 0`,
-    );
-    const insert = this.db.prepare(
-      `INSERT INTO examples_fts (rowid, input, output) SELECT rowid, input, output FROM examples
-       WHERE rowid > ? AND rowid <= ? AND run_rowid = ?`,
-    );
-    const advance = this.db.prepare(
-      `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
-    );
-    /** One transaction: up to `batch` rowids from the runs in order. False when none is left. */
-    const step = (): boolean => {
-      const runs = this.order();
-      let budget = this.batch;
-      for (const run of runs) {
-        if (budget <= 0) break;
-        const s = state.get(run) as RunState | undefined;
-        if (!s) continue;
-        const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
-        const hi = s.hi ?? from;
-        const to = Math.min(hi, from + budget);
-        const { changes } = to > from ? insert.run(from, to, run) : { changes: 0 };
-        advance.run(to, changes, to >= hi ? 1 : 0, run);
-        budget -= Math.max(1, to - from);
-      }
-      return runs.length > 0;
-    };
     // Not inside the caller's turn (the end of an index pass, a request): start on our own.
     await yieldToEvents();
     for (;;) {
-      const more = await writeBriefly(
-        this.db,
-        () => this.db.transaction(step).immediate(),
-        async () => {
-          await sleep(PAUSE_MS);
-          if (ctx.signal.aborted) throw new CancelledError();
-        },
-      );
+      const order = this.order();
+      if (order.length === 0) return;
+      const task: FillTask = {
+        dbPath: this.db.name,
+        order,
+        batch: this.options.batch ?? null,
+        startBatch: this.batch,
+        sliceMs: this.options.sliceMs ?? SLICE_MS,
+      };
+      const result = await this.workers().run<FillResult>(task, { signal: ctx.signal });
+      this.batch = result.batch;
+      this.stats.transactions += result.transactions;
+      this.stats.longestHoldMs = Math.max(this.stats.longestHoldMs, result.longestHoldMs);
+      this.stats.longHolds += result.longHolds;
       const left = allPending(this.db);
       ctx.progress({ phase: 'Preparing search', done: left?.done ?? 1, total: left?.total ?? 1 });
-      if (!more || !left) return;
-      await yieldToEvents();
+      if (!left) return;
       while (!this.mayGoOn() && !ctx.signal.aborted) await sleep(PAUSE_MS);
       if (ctx.signal.aborted) throw new CancelledError();
     }

@@ -1,0 +1,146 @@
+import { setTimeout as sleep, setImmediate as yieldToEvents } from 'node:timers/promises';
+import { untilWritable } from '../db/busy';
+import type { Db } from '../db/open';
+import { CancelledError } from '../jobs/protocol';
+
+/** One slice of the fill, as the search worker gets it from the service. */
+export interface FillTask {
+  dbPath: string;
+  /** Pending runs by rowid, those a search waits for first. */
+  order: number[];
+  /** Rowids per transaction: fixed when given, else sized to `HOLD_MS` as the fill goes. */
+  batch: number | null;
+  /** Where an adaptive batch starts (the last slice's size, so each slice starts tuned). */
+  startBatch: number;
+  /** Return to the service after this long, so it can pass a new order (a search's runs). */
+  sliceMs: number;
+}
+
+export interface FillResult {
+  /** False when none of the runs in the order was left to index. */
+  more: boolean;
+  batch: number;
+  transactions: number;
+  /** The longest a transaction of this slice held the write lock. */
+  longestHoldMs: number;
+  /** Transactions that held it longer than `LONG_HOLD_MS`. */
+  longHolds: number;
+}
+
+/**
+ * How long one transaction may hold the write lock: the service's thread and the index and
+ * compare workers write too, and each write of theirs may have to wait this long.
+ */
+const HOLD_MS = 30;
+/** A hold past this is one the service's thread would notice (a dropped frame or two). */
+const LONG_HOLD_MS = 50;
+const MIN_BATCH = 50;
+const MAX_BATCH = 50_000;
+/** How long the fill waits at once for another writer's lock before looking for a cancel. */
+const BUSY_MS = 100;
+
+/**
+ * A batch's examples, found by their rowid range: the `+` keeps SQLite from reading them
+ * through the (run, example id) index instead, which walks every example of the run for each
+ * batch — most of the fill's time on a run of a million.
+ */
+export const INSERT_BATCH = `INSERT INTO examples_fts (rowid, input, output)
+  SELECT rowid, input, output FROM examples WHERE rowid > ? AND rowid <= ? AND +run_rowid = ?`;
+
+interface RunState {
+  indexed_to: number;
+  lo: number | null;
+  hi: number | null;
+}
+
+/** The next batch size: the one that would have taken `HOLD_MS`, moved at most 2× at a time. */
+function nextBatch(batch: number, ms: number): number {
+  const scaled = (batch * HOLD_MS) / Math.max(ms, 1);
+  return Math.round(
+    Math.min(MAX_BATCH, Math.max(MIN_BATCH, batch / 2, Math.min(batch * 2, scaled))),
+  );
+}
+
+/**
+ * Indexes the words of the runs in `order` on this connection (the search worker's own), one
+ * batch of examples per transaction, from one run or several small ones, each run's progress
+ * in the same transaction, so a crash or a cancel resumes where the last batch ended. Each
+ * batch reads its runs' state inside its transaction, so a run re-indexed in between (its
+ * progress reset by the indexer) simply starts over. Yields between batches so a cancel gets
+ * in.
+ */
+export async function fillSlice(
+  db: Db,
+  task: FillTask,
+  signal: AbortSignal,
+  now: () => number = () => performance.now(),
+): Promise<FillResult> {
+  const state = db.prepare(
+    `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
+     WHERE run_rowid = ? AND ready = 0`,
+  );
+  const insert = db.prepare(INSERT_BATCH);
+  const advance = db.prepare(
+    `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
+  );
+  const checkpoint = db.prepare(`PRAGMA wal_checkpoint(PASSIVE)`);
+  let batch = task.batch ?? task.startBatch;
+  /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
+  let locked = 0;
+  /** One transaction: up to `batch` rowids from the runs in order. False when none is left. */
+  const step = (): boolean => {
+    locked = now();
+    let budget = batch;
+    let any = false;
+    for (const run of task.order) {
+      if (budget <= 0) break;
+      const s = state.get(run) as RunState | undefined;
+      if (!s) continue;
+      any = true;
+      const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
+      const hi = s.hi ?? from;
+      const to = Math.min(hi, from + budget);
+      const { changes } = to > from ? insert.run(from, to, run) : { changes: 0 };
+      advance.run(to, changes, to >= hi ? 1 : 0, run);
+      budget -= Math.max(1, to - from);
+    }
+    return any;
+  };
+  const pause = async () => {
+    await sleep(10);
+    if (signal.aborted) throw new CancelledError();
+  };
+  const started = now();
+  let transactions = 0;
+  let longestHoldMs = 0;
+  let longHolds = 0;
+  for (;;) {
+    if (signal.aborted) throw new CancelledError();
+    const more = await untilWritable(() => {
+      const any = db.transaction(step).immediate();
+      // Up to the commit: what another writer may have waited for.
+      const held = now() - locked;
+      longestHoldMs = Math.max(longestHoldMs, held);
+      if (held > LONG_HOLD_MS) longHolds++;
+      if (task.batch === null) batch = nextBatch(batch, held);
+      return any;
+    }, pause);
+    transactions++;
+    checkpoint.run();
+    if (!more) return { more: false, batch, transactions, longestHoldMs, longHolds };
+    if (now() - started >= task.sliceMs)
+      return { more: true, batch, transactions, longestHoldMs, longHolds };
+    await yieldToEvents();
+  }
+}
+
+/**
+ * The fill connection: waits briefly for the lock, so a cancel is seen between tries; and
+ * copies its writes back into the database itself after each transaction rather than inside
+ * the commit (SQLite's automatic checkpoint), so a batch's timing is the time it held the
+ * lock — a checkpoint, with its fsyncs, holds no other writer up.
+ */
+export function prepareFillConnection(db: Db): void {
+  db.pragma(`busy_timeout = ${BUSY_MS}`);
+  db.pragma('wal_autocheckpoint = 0');
+}

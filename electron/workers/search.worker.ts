@@ -1,0 +1,21 @@
+import { openDatabase, type Db } from '../core/db/open';
+import { serveTasks } from '../core/jobs/worker-runtime';
+import { fillSlice, prepareFillConnection, type FillTask } from '../core/search/fill';
+
+/** This worker's own connection per database, opened on its first slice and kept. */
+const connections = new Map<string, Db>();
+
+function connectionFor(dbPath: string): Db {
+  let db = connections.get(dbPath);
+  if (!db) {
+    db = openDatabase(dbPath);
+    prepareFillConnection(db);
+    connections.set(dbPath, db);
+  }
+  return db;
+}
+
+serveTasks(async (payload, ctx) => {
+  const task = payload as FillTask;
+  return fillSlice(connectionFor(task.dbPath), task, ctx.signal);
+});

@@ -1,0 +1,205 @@
+import Database from 'better-sqlite3';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ftsQuery } from '../../electron/core/compare/filters';
+import { dispatch } from '../../electron/core/dispatch';
+import { openDatabase, type Db } from '../../electron/core/db/open';
+import { fillSlice, INSERT_BATCH, prepareFillConnection } from '../../electron/core/search/fill';
+import { SearchIndexer } from '../../electron/core/search/indexer';
+import { pendingRuns, searchPending } from '../../electron/core/search/readiness';
+import type { RequestOutput } from '../../shared/contract';
+import { writeMechlensRun } from '../fixtures/formats';
+import {
+  comparing,
+  count,
+  quietJobs,
+  runRowid,
+  searchLibrary,
+  started,
+  STEPWISE,
+  tick,
+  unsearchable,
+} from '../fixtures/search';
+import { makeService, type Harness } from '../fixtures/service';
+
+let harness: Harness | null = null;
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+/** Every run of the library made unsearchable again, as right after indexing. */
+function allUnsearchable(db: Db): number[] {
+  const runs = db.prepare(`SELECT rowid FROM runs ORDER BY rowid`).pluck().all() as number[];
+  for (const run of runs) unsearchable(db, run);
+  return runs;
+}
+
+const progress = (db: Db, run: number) =>
+  db.prepare(`SELECT done, ready FROM run_search WHERE run_rowid = ?`).get(run) as {
+    done: number;
+    ready: number;
+  };
+
+describe('the search fill, in its worker', () => {
+  it("writes off the service's thread: its progress moves while that thread is busy", async () => {
+    harness = await searchLibrary(3000);
+    const db = harness.service.db;
+    const [run] = allUnsearchable(db);
+    const done = () => count(db, `SELECT sum(done) FROM run_search`);
+    // One long slice of small batches: the worker goes on without the service's thread.
+    const indexer = new SearchIndexer(db, quietJobs(db), { batch: 20, sliceMs: 600_000 });
+    const ready = indexer.idle();
+    await started(db, run!);
+    const before = done();
+    expect(before).toBeLessThan(6000);
+    // The service's thread does nothing but look, synchronously: no event turn, no request.
+    const deadline = Date.now() + 60_000;
+    while (done() === before && Date.now() < deadline);
+    expect(done()).toBeGreaterThan(before);
+    await ready;
+    expect(pendingRuns(db)).toEqual([]);
+    await indexer.close();
+  });
+
+  it('answers requests while the fill waits for the write lock, and fills once it is free', async () => {
+    harness = await searchLibrary(200);
+    const { service } = harness;
+    const db = service.db;
+    const { key } = await service.compare.run({ experimentId: 'exp-test', resamples: 200 });
+    const [ref] = allUnsearchable(db);
+    // Paused after its first batch (a comparison runs) until a search asks for the run.
+    const compare = comparing(service.jobs);
+    const indexer = new SearchIndexer(db, service.jobs, STEPWISE);
+    indexer.schedule();
+    await started(db, ref!);
+    // Another writer holds the lock: the fill cannot write its next batch until it lets go.
+    const other = openDatabase(db.name);
+    other.prepare('BEGIN IMMEDIATE').run();
+    indexer.prioritise([ref!]);
+    for (let i = 0; i < 10; i++) await tick();
+    const page = await dispatch(service, 'examples:page', { reportKey: key, pair: 0 });
+    expect(page.ok && (page.value as RequestOutput<'examples:page'>).rows).toHaveLength(200);
+    expect(progress(db, ref!)).toEqual({ done: 10, ready: 0 });
+    other.prepare('COMMIT').run();
+    other.close();
+    while (progress(db, ref!).ready === 0) await tick();
+    await compare.release();
+    await indexer.idle();
+    expect(pendingRuns(db)).toEqual([]);
+    await indexer.close();
+  });
+
+  it("fills a search's runs first, then the others, whenever the search comes", async () => {
+    harness = await searchLibrary(50, 2);
+    const db = harness.service.db;
+    allUnsearchable(db);
+    const [ref, cand, first, second] = ['ref', 'cand', 'more-0', 'more-1'].map((id) =>
+      runRowid(db, id),
+    ) as [number, number, number, number];
+    const jobs = quietJobs(db);
+    // While a comparison runs, only runs a search waits for are filled.
+    const compare = comparing(jobs);
+    const indexer = new SearchIndexer(db, jobs, STEPWISE);
+    indexer.prioritise([second]);
+    while (progress(db, second).ready === 0) await tick();
+    for (let i = 0; i < 10; i++) await tick();
+    expect([ref, cand, first].map((run) => progress(db, run).done)).toEqual([0, 0, 0]);
+    // A second search, for another pair, while the fill waits.
+    indexer.prioritise([first, cand]);
+    while (progress(db, first).ready === 0 || progress(db, cand).ready === 0) await tick();
+    for (let i = 0; i < 10; i++) await tick();
+    expect(progress(db, ref)).toEqual({ done: 0, ready: 0 });
+    await compare.release();
+    await indexer.idle();
+    expect(pendingRuns(db)).toEqual([]);
+    await indexer.close();
+  });
+
+  it('marks a run ready exactly when its last example is indexed, each batch in step with the index', async () => {
+    harness = await searchLibrary(45, 1);
+    const db = harness.service.db;
+    const runs = allUnsearchable(db);
+    const worker = openDatabase(db.name);
+    prepareFillConnection(worker);
+    const inRun = db.prepare(
+      `SELECT count(*) FROM examples_fts f JOIN examples e ON e.rowid = f.rowid
+       WHERE e.run_rowid = ?`,
+    );
+    const task = { dbPath: db.name, order: runs, batch: 7, startBatch: 7, sliceMs: 0 };
+    let transactions = 0;
+    for (;;) {
+      const { more } = await fillSlice(worker, task, new AbortController().signal);
+      if (!more) break;
+      transactions++;
+      for (const run of runs) {
+        const { done, ready } = progress(db, run);
+        expect(inRun.pluck().get(run)).toBe(done);
+        expect(ready).toBe(done === 45 ? 1 : 0);
+      }
+    }
+    worker.close();
+    // 135 examples, 7 rowids a transaction, a run's last batch shared with the next run.
+    expect(transactions).toBe(Math.ceil(135 / 7));
+    expect(count(db, `SELECT count(*) FROM examples_fts`)).toBe(135);
+  });
+
+  it("reads a batch by its rowid range, never by walking the run's examples", async () => {
+    harness = await searchLibrary(10);
+    const plan = harness.service.db.prepare(`EXPLAIN QUERY PLAN ${INSERT_BATCH}`).all(0, 10, 1) as {
+      detail: string;
+    }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(
+      /INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/,
+    );
+  });
+
+  it('finds the same examples as a column-detail index of the same texts would', async () => {
+    harness = makeService();
+    const root = path.join(harness.dir, 'lib');
+    const texts = [
+      ['Café au lait, s’il vous plaît', 'Die Straße ist naß'],
+      ["Don't stop", 'x-ray and X-Men'],
+      ['Ελληνικά κείμενα', 'Кириллица и латиница'],
+      ['naïve résumé', 'NAÏVE RESUME 42'],
+      ['walrus walruses', 'a Walrus in 2024'],
+      ['', 'école e\u0301cole'],
+    ];
+    writeMechlensRun(root, {
+      id: 'texts',
+      examples: texts.map(([input, output], i) => ({
+        id: `t-${i}`,
+        input: input!,
+        output: output!,
+      })),
+    });
+    await harness.service.index([root]);
+    await harness.service.search.idle();
+    const reference = new Database(':memory:');
+    reference.exec(
+      `CREATE VIRTUAL TABLE f USING fts5(input, output, content='', contentless_delete=1,
+       tokenize='unicode61', detail=column)`,
+    );
+    const insert = reference.prepare(`INSERT INTO f (rowid, input, output) VALUES (?, ?, ?)`);
+    const rows = harness.service.db
+      .prepare(`SELECT rowid, input, output FROM examples ORDER BY rowid`)
+      .all() as { rowid: number; input: string; output: string }[];
+    for (const row of rows) insert.run(row.rowid, row.input, row.output);
+    const searches = ['caf', 'cafe', 'strasse', 'straße', "don't", 'x ray', 'ελλην', 'кир'];
+    searches.push('naive', 'NAÏV', 'resume 4', 'walrus', 'walruses', 'ecole', 'é', 'zzz');
+    for (const search of searches) {
+      const query = ftsQuery(search)!;
+      const ours = harness.service.db
+        .prepare(`SELECT rowid FROM examples_fts WHERE examples_fts MATCH ? ORDER BY rowid`)
+        .pluck()
+        .all(query);
+      const theirs = reference
+        .prepare(`SELECT rowid FROM f WHERE f MATCH ? ORDER BY rowid`)
+        .pluck()
+        .all(query);
+      expect({ search, rowids: ours }).toEqual({ search, rowids: theirs });
+    }
+    expect(searchPending(harness.service.db, [runRowid(harness.service.db, 'texts')])).toBeNull();
+    reference.close();
+  });
+});
