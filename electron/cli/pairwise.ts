@@ -53,7 +53,7 @@ const commands: Record<string, Command> = {
   index: async (args) => {
     const { values, positionals } = parseArgs({
       args,
-      options: { db: { type: 'string' }, json: { type: 'boolean' } },
+      options: { db: { type: 'string' }, json: { type: 'boolean' }, endpoint: { type: 'string' } },
       allowPositionals: true,
       strict: true,
     });

@@ -3,8 +3,9 @@ export const usage = `Pairwise — did my intervention change the model's behavi
 Usage:
   pairwise serve [--db FILE] [--port N] [--no-open] [--demo]
       Start the browser host on 127.0.0.1 and print its address (with a per-launch token).
-  pairwise index PATH... [--db FILE] [--json]
-      Index run files and folders into the database.
+  pairwise index PATH... [--db FILE] [--json] [--endpoint URL]
+      Index run files and folders into the database. A PATH may be s3://BUCKET/PREFIX (AWS
+      credentials as the AWS CLI finds them); --endpoint names an S3-compatible store.
   pairwise runs [--db FILE] [--json]
       List the indexed runs.
   pairwise compare [--db FILE] [--experiment ID] [--reference CONDITION]

@@ -14,6 +14,7 @@ import { libraryHandlers } from './handlers/library';
 import type { Handlers } from './handlers/types';
 import { workbenchHandlers } from './handlers/workbench';
 import { indexPaths, type IndexStats } from './ingest/indexer';
+import type { S3Settings } from './sources/s3-location';
 import { JobManager } from './jobs/manager';
 import { WorkerPool } from './jobs/pool';
 import { workerEntry } from './jobs/worker-path';
@@ -177,7 +178,7 @@ export class PairwiseService {
   }
 
   /** Index jobs run one after another: two passes over one folder would race for the same rows. */
-  startIndex(paths: string[], verb: string): string {
+  startIndex(paths: string[], verb: string, s3: S3Settings = {}): string {
     const title = `${verb} ${paths.map((p) => path.basename(p)).join(', ')}`;
     return this.jobs.start('index', title, (ctx) => {
       const run = this.indexChain.then(async () => {
@@ -188,6 +189,7 @@ export class PairwiseService {
           paths,
           signal: ctx.signal,
           progress: ctx.progress,
+          s3,
         });
         this.indexStats.set(ctx.jobId, stats);
         logIndexPass(this.log, paths, stats);
@@ -202,8 +204,8 @@ export class PairwiseService {
   /** Stats of index jobs not yet collected by `index()`; each entry is taken once. */
   private readonly indexStats = new Map<string, IndexStats>();
 
-  async index(paths: string[]): Promise<IndexStats> {
-    const jobId = this.startIndex(paths, 'Indexing');
+  async index(paths: string[], s3: S3Settings = {}): Promise<IndexStats> {
+    const jobId = this.startIndex(paths, 'Indexing', s3);
     const job = await this.jobs.wait(jobId);
     const stats = this.indexStats.get(jobId);
     this.indexStats.delete(jobId);
