@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RequestOutput } from '../../shared/contract';
+import { examples, mechlensRecord } from '../fixtures/formats';
+import { S3_ENV, startLocalS3, type LocalS3 } from '../fixtures/s3-store';
+import { callOk, makeService, type Harness } from '../fixtures/service';
+
+/**
+ * An s3:// address added as a folder (the UI's "Add folder"): indexed at its endpoint, kept
+ * with it, polled while watched (a bucket sends no change events), and removable like a folder.
+ */
+
+let s3: LocalS3;
+let harness: Harness;
+const saved = { ...process.env };
+const BUCKET = 'polled-runs';
+const URL = `s3://${BUCKET}/team`;
+
+function record(id: string, count: number): string {
+  return JSON.stringify(mechlensRecord({ id, examples: examples(count) }));
+}
+
+async function runIds(): Promise<string[]> {
+  const runs = await callOk<RequestOutput<'runs:list'>>(harness.service, 'runs:list', {});
+  return runs.map((r) => r.run_id).sort();
+}
+
+beforeAll(async () => {
+  Object.assign(process.env, S3_ENV);
+  s3 = await startLocalS3();
+  await s3.createBucket(BUCKET);
+  await s3.put(BUCKET, 'team/.mechlens/runs/first.json', record('first', 3));
+  harness = makeService({ watch: true, bucketPollMs: 200 });
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.close();
+  await s3?.close();
+  process.env = saved;
+});
+
+describe('an s3:// address as a library folder', () => {
+  it('is indexed at its endpoint, polled while watched, and removed like a folder', async () => {
+    const { service } = harness;
+    const { jobId } = await callOk<{ jobId: string }>(service, 'library:addFolder', {
+      path: `${URL}/`,
+      watch: true,
+      endpoint: s3.endpoint,
+    });
+    await service.jobs.wait(jobId);
+    expect(await runIds()).toEqual(['first']);
+
+    await s3.put(BUCKET, 'team/.mechlens/runs/second.json', record('second', 2));
+    await expect.poll(runIds, { timeout: 30_000, interval: 100 }).toEqual(['first', 'second']);
+
+    const summary = await callOk<RequestOutput<'library:summary'>>(service, 'library:summary', {});
+    expect(JSON.stringify(summary)).toContain(URL);
+
+    const removed = await callOk<{ removed: boolean; runs: number }>(
+      service,
+      'library:removeFolder',
+      { path: URL },
+    );
+    expect(removed).toMatchObject({ removed: true, runs: 2 });
+    expect(await runIds()).toEqual([]);
+  }, 60_000);
+
+  it('refuses an address that names no bucket, and an endpoint that is not a URL, in words', async () => {
+    await expect(
+      callOk(harness.service, 'library:addFolder', { path: 's3://', watch: false }),
+    ).rejects.toThrow(/bad_request: "" is not a bucket name/);
+    await expect(
+      callOk(harness.service, 'library:addFolder', { path: URL, endpoint: 'ftp://x' }),
+    ).rejects.toThrow(/bad_request: .*must start with http/);
+  });
+});
