@@ -50,10 +50,10 @@ export function parseEndpoint(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new Error(`--endpoint ${text} is not a URL (for example http://127.0.0.1:9000).`);
+    throw new Error(`the endpoint ${text} is not a URL (for example http://127.0.0.1:9000).`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`--endpoint ${text} must start with http:// or https://.`);
+    throw new Error(`the endpoint ${text} must start with http:// or https://.`);
   }
   return url.toString().replace(/\/+$/, '');
 }

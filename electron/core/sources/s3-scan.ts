@@ -88,29 +88,17 @@ function foldersOf(objects: RemoteObject[], prefix: string): Map<string, Folder>
   return folders;
 }
 
-export async function scanBucket(
+/**
+ * The units of one listing, grouped as the same tree on disk would be. `maxUnits` stops it
+ * (with a problem, and the listing counted incomplete) before a huge bucket fills memory.
+ */
+export function groupListing(
+  objects: RemoteObject[],
   location: S3Location,
   settings: S3Settings,
-  signal: AbortSignal,
   maxUnits = DEFAULT_MAX_UNITS,
-): Promise<BucketScan> {
-  const root = formatS3Url(location);
+): BucketScan {
   const scan: BucketScan = { units: [], remote: new Map(), problems: [], complete: true };
-  let objects: RemoteObject[];
-  try {
-    objects = await listAll(location, settings, signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    const message = describeS3Error(error, {
-      bucket: location.bucket,
-      endpoint: settings.endpoint,
-    });
-    return { ...scan, problems: [{ path: root, message }], complete: false };
-  }
-  if (objects.length === 0) {
-    scan.problems.push({ path: root, message: 'not found: no objects under this prefix' });
-    return scan;
-  }
   const folders = foldersOf(objects, location.prefix);
   const keyOf = (rel: string) => [location.prefix, rel].filter(Boolean).join('/');
   const stack = [''];
@@ -123,7 +111,6 @@ export async function scanBucket(
     const virtual = path.join(path.sep, location.bucket, ...dirKey.split('/').filter(Boolean));
     const grouped = groupFolder(virtual, [...files.keys()].sort());
     for (const unit of grouped.units) {
-      const names = unit.files.map((file) => path.basename(file));
       const unitPath =
         unit.path === virtual
           ? formatS3Url({ bucket: location.bucket, prefix: dirKey })
@@ -131,7 +118,7 @@ export async function scanBucket(
               location.bucket,
               keyOf([rel, path.basename(unit.path)].filter(Boolean).join('/')),
             );
-      const unitObjects = names.map((name) => files.get(name)!);
+      const unitObjects = unit.files.map((file) => files.get(path.basename(file))!);
       scan.units.push({
         path: unitPath,
         kind: unit.kind,
@@ -144,7 +131,7 @@ export async function scanBucket(
       });
       if (scan.units.length >= maxUnits) {
         scan.problems.push({
-          path: root,
+          path: formatS3Url(location),
           message: `more than ${maxUnits.toLocaleString('en-US')} run files; the rest were not scanned`,
         });
         return { ...scan, complete: false };
@@ -154,4 +141,31 @@ export async function scanBucket(
     for (const dir of [...dirs].sort().reverse()) stack.push(rel ? `${rel}/${dir}` : dir);
   }
   return scan;
+}
+
+export async function scanBucket(
+  location: S3Location,
+  settings: S3Settings,
+  signal: AbortSignal,
+): Promise<BucketScan> {
+  const root = formatS3Url(location);
+  const empty: BucketScan = { units: [], remote: new Map(), problems: [], complete: true };
+  let objects: RemoteObject[];
+  try {
+    objects = await listAll(location, settings, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    const message = describeS3Error(error, {
+      bucket: location.bucket,
+      endpoint: settings.endpoint,
+    });
+    return { ...empty, problems: [{ path: root, message }], complete: false };
+  }
+  if (objects.length === 0) {
+    return {
+      ...empty,
+      problems: [{ path: root, message: 'not found: no objects under this prefix' }],
+    };
+  }
+  return groupListing(objects, location, settings);
 }
