@@ -64,6 +64,24 @@ describe('an s3:// address as a library folder', () => {
     expect(await runIds()).toEqual([]);
   }, 60_000);
 
+  it('cancelling a pass stops a read in flight and stores nothing of its unit', async () => {
+    const { service } = harness;
+    const key = 'slow/.mechlens/runs/stuck.json';
+    await s3.put(BUCKET, key, record('stuck', 2));
+    s3.stalled.add(key);
+    try {
+      const jobId = service.startIndex([`s3://${BUCKET}/slow`], 'Indexing', {
+        endpoint: s3.endpoint,
+      });
+      await expect.poll(() => s3.gets.includes(key), { timeout: 30_000, interval: 50 }).toBe(true);
+      service.jobs.cancel(jobId);
+      expect((await service.jobs.wait(jobId))?.state).toBe('cancelled');
+      expect(await runIds()).not.toContain('stuck');
+    } finally {
+      s3.stalled.delete(key);
+    }
+  }, 60_000);
+
   it('refuses an address that names no bucket, and an endpoint that is not a URL, in words', async () => {
     await expect(
       callOk(harness.service, 'library:addFolder', { path: 's3://', watch: false }),

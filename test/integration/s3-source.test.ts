@@ -28,9 +28,12 @@ const BUCKET = 'team-runs';
 const PREFIX = 'lab/exp';
 const URL = `s3://${BUCKET}/${PREFIX}`;
 
+/** The CLI's temporary folder, where its index workers copy objects. */
+const tmp = path.join(scratch.dir, 'tmp');
+
 function cli(args: string[]): Promise<CliResult> {
   // Asynchronous: the store answers from this process, which a synchronous spawn would block.
-  return startCli(args, S3_ENV).done;
+  return startCli(args, { ...S3_ENV, TMPDIR: tmp }).done;
 }
 
 interface IndexJson {
@@ -82,6 +85,7 @@ beforeAll(async () => {
   s3 = await startLocalS3();
   await s3.createBucket(BUCKET);
   writeRunFolder(local);
+  fs.mkdirSync(tmp);
   const modified = await s3.upload(local, BUCKET, PREFIX);
   // The copies carry the objects' dates, which is what an importer sees of a file's age.
   for (const [key, date] of modified) {
@@ -132,6 +136,8 @@ describe('an s3:// prefix as a source', () => {
     const stored = sources(s3Db);
     expect(stored.every((s) => s.path.startsWith(`${URL}/`))).toBe(true);
     expect(stored.every((s) => s.etag !== null && s.status === 'imported')).toBe(true);
+    // Each unit's copies are removed once it is stored.
+    expect(fs.readdirSync(tmp).filter((name) => name.startsWith('pairwise-s3-'))).toEqual([]);
   }, 120_000);
 
   it('reads no object again while ETags and sizes are unchanged', async () => {
