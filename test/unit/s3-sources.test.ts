@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { forgetCopies, locationOf, registerCopies } from '../../electron/core/ingest/location';
-import { describeS3Error } from '../../electron/core/sources/s3-errors';
+import { describeS3Error, isFileSystemError } from '../../electron/core/sources/s3-errors';
 import { formatS3Url, parseEndpoint, parseS3Url } from '../../electron/core/sources/s3-location';
 import { groupListing } from '../../electron/core/sources/s3-scan';
 
@@ -135,6 +135,16 @@ describe("the store's failures in words", () => {
     );
     expect(describeS3Error(sdkError('SlowDown', 503), where)).toBe(
       'http://minio:9000 answered SlowDown (HTTP 503): raw',
+    );
+  });
+
+  it('tells a full temporary disk from a dropped connection', () => {
+    const full = Object.assign(new Error('no space'), { code: 'ENOSPC', syscall: 'write' });
+    const reset = Object.assign(new Error('reset'), { code: 'ECONNRESET', syscall: 'read' });
+    expect(isFileSystemError(full)).toBe(true);
+    expect(isFileSystemError(reset)).toBe(false);
+    expect(describeS3Error(reset, { bucket: 'bkt' })).toBe(
+      'could not reach AWS S3: the connection was reset',
     );
   });
 });

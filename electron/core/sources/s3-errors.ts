@@ -50,6 +50,23 @@ function networkCode(error: unknown): string | null {
   return null;
 }
 
+const FILE_SYSTEM = new Set([
+  'ENOSPC',
+  'EDQUOT',
+  'EROFS',
+  'EACCES',
+  'EPERM',
+  'EMFILE',
+  'ENFILE',
+  'EIO',
+]);
+
+/** An error of the local file a copy is written to, not of the store. */
+export function isFileSystemError(error: unknown): boolean {
+  const code = field(error, 'code');
+  return typeof code === 'string' && FILE_SYSTEM.has(code) && 'syscall' in (error as object);
+}
+
 export function describeS3Error(error: unknown, where: Where): string {
   const store = where.endpoint ?? 'AWS S3';
   const name = String(field(error, 'name') ?? field(error, 'Code') ?? '');

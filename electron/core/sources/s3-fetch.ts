@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { SourceUnit } from '../ingest/types';
 import { s3Client } from './s3-client';
-import { s3Problem } from './s3-errors';
+import { isFileSystemError, s3Problem } from './s3-errors';
 import type { S3Location } from './s3-location';
 import { parseS3Url } from './s3-location';
 import type { RemoteUnit } from './s3-objects';
@@ -71,9 +71,8 @@ export async function fetchUnit(
       await pipeline(response.Body as Readable, tap, fs.createWriteStream(file), { signal });
     } catch (error) {
       if (signal.aborted) throw error;
-      const code = (error as { code?: unknown }).code;
-      if (typeof code === 'string' && code.startsWith('E') && code !== 'ECONNRESET') throw error;
-      throw s3Problem(error, remote);
+      // A full or read-only temporary disk is the copy's failure; the rest are the store's.
+      throw isFileSystemError(error) ? error : s3Problem(error, remote);
     }
     // The importers read a file's mtime (a REPS run without an end is live if recently
     // written; a MechLens run's date when it records none): the object's, not the copy's.
