@@ -1,4 +1,8 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../electron/core/db/open';
+import { IndexStore } from '../../electron/core/ingest/store';
+import { indexRemoteUnit } from '../../electron/core/sources/s3-unit';
 import type { RequestOutput } from '../../shared/contract';
 import { examples, mechlensRecord } from '../fixtures/formats';
 import { S3_ENV, startLocalS3, type LocalS3 } from '../fixtures/s3-store';
@@ -81,6 +85,39 @@ describe('an s3:// address as a library folder', () => {
       s3.stalled.delete(key);
     }
   }, 60_000);
+
+  it('a temporary folder that cannot be written fails the unit in words, not as a crash', async () => {
+    const db = openDatabase(path.join(harness.dir, 'no-tmp.db'));
+    const tmp = path.join(harness.dir, 'no-such-folder');
+    const address = `s3://${BUCKET}/team/.mechlens/runs/first.json`;
+    const objects = [
+      { key: 'team/.mechlens/runs/first.json', size: 1, etag: '"x"', lastModifiedMs: 0 },
+    ];
+    process.env.TMPDIR = tmp;
+    try {
+      const result = await indexRemoteUnit(
+        {
+          unit: { path: address, kind: 'file', files: [address] },
+          folder: null,
+          dbPath: db.name,
+          remote: { bucket: BUCKET, endpoint: s3.endpoint, objects },
+        },
+        new IndexStore(db),
+        db,
+        new AbortController().signal,
+        () => undefined,
+      );
+      expect(result).toMatchObject({
+        status: 'failed',
+        message: expect.stringMatching(
+          new RegExp(`^could not copy the object to a temporary file in ${tmp} \\(ENOENT`),
+        ),
+      });
+    } finally {
+      process.env.TMPDIR = saved.TMPDIR;
+      db.close();
+    }
+  });
 
   it('refuses an address that names no bucket, and an endpoint that is not a URL, in words', async () => {
     await expect(

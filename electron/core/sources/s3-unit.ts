@@ -33,11 +33,13 @@ export async function indexRemoteUnit(
     size: unitSize(listed),
     mtimeMs: Math.max(0, ...listed.map((o) => o.lastModifiedMs)),
   };
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'pairwise-s3-'));
-  registerCopies(dir, 's3:/');
+  let dir: string | null = null;
   try {
     let fetched;
     try {
+      dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'pairwise-s3-'));
+      // The copies sit at <dir>/<bucket>/<key>: 's3:/' + '/<bucket>/<key>' is their address.
+      registerCopies(dir, 's3:/');
       fetched = await fetchUnit(unit, remote, dir, signal, onBytes);
     } catch (error) {
       if (signal.aborted) throw error;
@@ -69,7 +71,9 @@ export async function indexRemoteUnit(
     }
     return result;
   } finally {
-    forgetCopies(dir);
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    if (dir !== null) {
+      forgetCopies(dir);
+      await fs.promises.rm(dir, { recursive: true, force: true });
+    }
   }
 }
