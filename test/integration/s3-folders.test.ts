@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { JobProgress } from '../../shared/jobs';
 import { openDatabase } from '../../electron/core/db/open';
+import type { IndexTask } from '../../electron/core/ingest/index-unit';
+import { indexPaths } from '../../electron/core/ingest/indexer';
+import type { WorkerPool } from '../../electron/core/jobs/pool';
 import { IndexStore } from '../../electron/core/ingest/store';
 import { indexRemoteUnit } from '../../electron/core/sources/s3-unit';
 import type { RequestOutput } from '../../shared/contract';
@@ -114,7 +118,42 @@ describe('an s3:// address as a library folder', () => {
         ),
       });
     } finally {
-      process.env.TMPDIR = saved.TMPDIR;
+      if (saved.TMPDIR === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved.TMPDIR;
+      db.close();
+    }
+  });
+
+  it('progress counts the bytes of the objects a pass copies', async () => {
+    const db = openDatabase(path.join(harness.dir, 'progress.db'));
+    const body = record('counted', 40);
+    const size = Buffer.byteLength(body);
+    await s3.put(BUCKET, 'progress/.mechlens/runs/counted.json', body);
+    const store = new IndexStore(db);
+    // The pool as an index worker runs a task, in this thread.
+    const pool = {
+      run: (task: IndexTask, options: { signal: AbortSignal; onProgress?(p: JobProgress): void }) =>
+        indexRemoteUnit({ ...task, remote: task.remote! }, store, db, options.signal, (bytes) =>
+          options.onProgress?.({ phase: 'indexing', done: 0, total: null, bytes }),
+        ),
+    } as unknown as WorkerPool;
+    const seen: JobProgress[] = [];
+    try {
+      const stats = await indexPaths({
+        db,
+        pool,
+        paths: [`s3://${BUCKET}/progress`],
+        signal: new AbortController().signal,
+        progress: (p) => seen.push(p),
+        s3: { endpoint: s3.endpoint },
+      });
+      expect(stats).toMatchObject({ problems: [], sources: { imported: 1 } });
+      const indexing = seen.filter((p) => p.phase === 'indexing');
+      expect(indexing.every((p) => p.totalBytes === size)).toBe(true);
+      // The whole object copied while its unit is still being stored.
+      expect(indexing.some((p) => p.bytes === size && p.detail !== null)).toBe(true);
+      expect(seen.at(-1)).toMatchObject({ phase: 'done', bytes: size, totalBytes: size });
+    } finally {
       db.close();
     }
   });
