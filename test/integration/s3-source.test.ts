@@ -148,6 +148,26 @@ describe('an s3:// prefix as a source', () => {
     expect(s3.gets).toEqual([]);
   }, 60_000);
 
+  it('indexes a unit listed by two nested addresses once', async () => {
+    const nested = await indexJson([
+      URL,
+      `${URL}/lmeval`,
+      '--db',
+      path.join(scratch.dir, 'nested.db'),
+      '--endpoint',
+      s3.endpoint,
+    ]);
+    const alone = await indexJson([
+      URL,
+      '--db',
+      path.join(scratch.dir, 'alone.db'),
+      '--endpoint',
+      s3.endpoint,
+    ]);
+    expect(nested.sources).toEqual(alone.sources);
+    expect(nested.runs).toBe(alone.runs);
+  }, 60_000);
+
   it('imports an edited object again, under the same address-named run, and marks a deleted one missing', async () => {
     const key = `${PREFIX}/loose/unnamed.jsonl`;
     const runId = sha256Text(`s3://${BUCKET}/${key}`).slice(0, 32);

@@ -45,7 +45,8 @@ export async function scanSources(
   const scan: SourcesScan = { ...local, remote: new Map(), unlisted: [] };
   for (const root of roots.filter(isS3Url)) {
     const bucket = await scanBucket(parseS3Url(root), settings, signal);
-    scan.units.push(...bucket.units);
+    // Two roots, one inside the other, list some units twice: each is indexed once.
+    scan.units.push(...bucket.units.filter((unit) => !scan.remote.has(unit.path)));
     scan.problems.push(...bucket.problems);
     for (const [unitPath, remote] of bucket.remote) scan.remote.set(unitPath, remote);
     if (!bucket.complete) scan.unlisted.push(root);
