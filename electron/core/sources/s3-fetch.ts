@@ -3,9 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
 import type { SourceUnit } from '../ingest/types';
-import { s3Client } from './s3-client';
+import { s3Client, s3Sdk } from './s3-client';
 import { isFileSystemError, s3Problem } from './s3-errors';
 import type { S3Location } from './s3-location';
 import { parseS3Url } from './s3-location';
@@ -39,6 +38,7 @@ export async function fetchUnit(
   onBytes: (bytes: number) => void,
 ): Promise<FetchedUnit> {
   const client = await s3Client({ endpoint: remote.endpoint });
+  const { GetObjectCommand } = await s3Sdk();
   const hash = createHash('sha256');
   const etags: string[] = [];
   const files: string[] = [];

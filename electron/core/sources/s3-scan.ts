@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { DEFAULT_MAX_UNITS, groupFolder, skipDirectory, type ScanProblem } from '../ingest/scan';
 import type { SourceUnit } from '../ingest/types';
-import { s3Client } from './s3-client';
+import { s3Client, s3Sdk } from './s3-client';
 import { describeS3Error } from './s3-errors';
 import { formatS3Url, objectUrl, type S3Location, type S3Settings } from './s3-location';
 import type { RemoteObject, RemoteUnit } from './s3-objects';
@@ -41,6 +40,7 @@ async function listAll(
   signal: AbortSignal,
 ): Promise<RemoteObject[]> {
   const client = await s3Client(settings);
+  const { ListObjectsV2Command } = await s3Sdk();
   const objects: RemoteObject[] = [];
   let token: string | undefined;
   do {
