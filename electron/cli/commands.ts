@@ -88,7 +88,7 @@ export async function indexCommand(
 }
 
 /** Object-store settings from the flags, each checked here so a typo is a usage error. */
-function s3Settings(paths: string[], endpoint: string | undefined): S3Settings {
+export function s3Settings(paths: string[], endpoint: string | undefined): S3Settings {
   try {
     for (const p of paths.filter(isS3Url)) parseS3Url(p);
     return endpoint === undefined ? {} : { endpoint: parseEndpoint(endpoint) };

@@ -79,6 +79,7 @@ const commands: Record<string, Command> = {
         format: { type: 'string' },
         out: { type: 'string' },
         resamples: { type: 'string' },
+        endpoint: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,

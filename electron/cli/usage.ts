@@ -10,7 +10,7 @@ Usage:
       List the indexed runs.
   pairwise compare [--db FILE] [--experiment ID] [--reference CONDITION]
                    [--format json|table|csv|summary-csv] [--out FILE] [--resamples N]
-  pairwise compare PATH... [same options but --db]
+  pairwise compare PATH... [same options but --db] [--endpoint URL]
       Compare every condition of each experiment with its reference (and declared compare_to
       pairs), one section per experiment. With PATHs, index them into a temporary database
       first. A reference nothing declares is guessed, and the report says so.

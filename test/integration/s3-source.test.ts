@@ -148,6 +148,15 @@ describe('an s3:// prefix as a source', () => {
     expect(s3.gets).toEqual([]);
   }, 60_000);
 
+  it('compare s3://… gives the report compare of the folder on disk gives', async () => {
+    const compare = ['compare', '--format', 'json', '--resamples', '500'];
+    const fromDisk = await cli([...compare, local]);
+    const fromS3 = await cli([...compare, URL, '--endpoint', s3.endpoint]);
+    expect(fromDisk.status).toBe(0);
+    expect(fromS3.stderr).toBe(fromDisk.stderr);
+    expect(fromS3.stdout).toBe(fromDisk.stdout);
+  }, 60_000);
+
   it('indexes a unit listed by two nested addresses once', async () => {
     const nested = await indexJson([
       URL,
