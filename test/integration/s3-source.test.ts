@@ -157,6 +157,30 @@ describe('an s3:// prefix as a source', () => {
     expect(fromS3.stdout).toBe(fromDisk.stdout);
   }, 60_000);
 
+  it('compare A B takes two addresses as baseline and candidate', async () => {
+    for (const [side, id] of [
+      ['a', 'ref-1'],
+      ['b', 'int-1'],
+    ] as const) {
+      const file = path.join(local, '.mechlens', 'runs', `${id}.json`);
+      await s3.put(BUCKET, `ab/${side}/.mechlens/runs/${id}.json`, fs.readFileSync(file));
+    }
+    const result = await cli([
+      'compare',
+      `s3://${BUCKET}/ab/a`,
+      `s3://${BUCKET}/ab/b`,
+      '--endpoint',
+      s3.endpoint,
+      '--format',
+      'json',
+      '--resamples',
+      '500',
+    ]);
+    expect(result.status).toBe(0);
+    const report = JSON.parse(result.stdout) as { runs: { run_id: string; role: string }[] };
+    expect(report.runs.map((r) => r.run_id).sort()).toEqual(['int-1', 'ref-1']);
+  }, 60_000);
+
   it('indexes a unit listed by two nested addresses once', async () => {
     const nested = await indexJson([
       URL,
