@@ -59,6 +59,8 @@ const FILE_SYSTEM = new Set([
   'EMFILE',
   'ENFILE',
   'EIO',
+  'ENAMETOOLONG',
+  'ENOENT',
 ]);
 
 /** An error of the local file a copy is written to, not of the store. */
