@@ -142,6 +142,8 @@ describe("the store's failures in words", () => {
     const full = Object.assign(new Error('no space'), { code: 'ENOSPC', syscall: 'write' });
     const reset = Object.assign(new Error('reset'), { code: 'ECONNRESET', syscall: 'read' });
     expect(isFileSystemError(full)).toBe(true);
+    const long = Object.assign(new Error('long'), { code: 'ENAMETOOLONG', syscall: 'open' });
+    expect(isFileSystemError(long)).toBe(true);
     expect(isFileSystemError(reset)).toBe(false);
     expect(describeS3Error(reset, { bucket: 'bkt' })).toBe(
       'could not reach AWS S3: the connection was reset',
