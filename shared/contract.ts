@@ -224,7 +224,12 @@ export const requests = {
   'library:problems': { input: empty, output: z.array(problemSchema) },
   'library:addFolder': {
     input: z
-      .object({ path: z.string().min(1).max(4096), watch: z.boolean().default(true) })
+      .object({
+        path: z.string().min(1).max(4096),
+        watch: z.boolean().default(true),
+        /** For an s3:// path: an S3-compatible store's URL (none: AWS, or as added before). */
+        endpoint: z.string().min(1).max(2048).optional(),
+      })
       .strict(),
     output: z.object({ jobId: z.string() }),
   },

@@ -4,6 +4,7 @@ import type { RequestOutput } from '../../shared/contract';
 import { latestVersion } from '../core/db/migrations';
 import { openDatabase, type Db } from '../core/db/open';
 import { PairwiseService } from '../core/service';
+import { isS3Url, parseEndpoint, parseS3Url, type S3Settings } from '../core/sources/s3-location';
 import { listRuns } from '../core/library';
 import { defaultDbPath, packageVersion, samplesDir } from './paths';
 import { progressBar } from './progress-bar';
@@ -40,10 +41,11 @@ export function openService(
 
 export async function indexCommand(
   paths: string[],
-  opts: { db?: string; json?: boolean },
+  opts: { db?: string; json?: boolean; endpoint?: string },
   io: Io,
 ): Promise<number> {
   if (paths.length === 0) throw new UsageError('index needs at least one PATH.');
+  const s3 = s3Settings(paths, opts.endpoint);
   const service = openService(opts.db, 'cli');
   const stopBar = progressBar(service.events, {
     enabled: Boolean(process.stderr.isTTY) && !opts.json,
@@ -52,7 +54,7 @@ export async function indexCommand(
   try {
     // A one-shot command leaves the library whole: searchable too, not only comparable.
     const stats = await service
-      .index(paths)
+      .index(paths, s3)
       .then(async (indexed) => {
         await service.search.idle();
         return indexed;
@@ -60,6 +62,7 @@ export async function indexCommand(
       .finally(stopBar);
     const base = paths.length === 1 ? path.resolve(paths[0]!) : process.cwd();
     const relative = (p: string) => {
+      if (isS3Url(p)) return p;
       const rel = path.relative(base, p);
       return rel === '' ? path.basename(p) : rel;
     };
@@ -79,6 +82,16 @@ export async function indexCommand(
     return nothingDone ? 1 : 0;
   } finally {
     await service.close();
+  }
+}
+
+/** Object-store settings from the flags, each checked here so a typo is a usage error. */
+export function s3Settings(paths: string[], endpoint: string | undefined): S3Settings {
+  try {
+    for (const p of paths.filter(isS3Url)) parseS3Url(p);
+    return endpoint === undefined ? {} : { endpoint: parseEndpoint(endpoint) };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
 }
 

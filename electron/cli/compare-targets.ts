@@ -3,6 +3,8 @@ import type { RequestInput, RequestOutput } from '../../shared/contract';
 import { listExperiments } from '../core/experiments';
 import { listRuns } from '../core/library';
 import type { PairwiseService } from '../core/service';
+import { isS3Url } from '../core/sources/s3-location';
+import { resolveRoot, rootOf } from '../core/sources/scan-sources';
 
 type RunRow = RequestOutput<'runs:list'>[number];
 export type CompareTarget = RequestInput<'compare:start'>;
@@ -33,6 +35,7 @@ export function experimentTargets(
 
 function within(file: string | null, root: string): boolean {
   if (!file) return false;
+  if (isS3Url(root)) return rootOf(file, [resolveRoot(root)]) !== null;
   const relative = path.relative(root, path.resolve(file));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
@@ -64,8 +67,8 @@ export function pathPairTargets(
   resamples: number | undefined,
 ): TargetPlan {
   const runs = listRuns(service.db);
-  const a = runs.filter((r) => within(r.path, path.resolve(baselinePath)));
-  const b = runs.filter((r) => within(r.path, path.resolve(candidatePath)) && !a.includes(r));
+  const a = runs.filter((r) => within(r.path, baselinePath));
+  const b = runs.filter((r) => within(r.path, candidatePath) && !a.includes(r));
   if (a.length === 0) throw new Error(`No run was read from ${baselinePath}.`);
   if (b.length === 0) throw new Error(`No run was read from ${candidatePath}.`);
   const notes: string[] = [];

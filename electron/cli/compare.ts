@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { Report } from '../../shared/compare/types';
 import { examplesCsv, summaryCsv } from '../core/export/csv';
 import { PairwiseService } from '../core/service';
-import { UsageError, type Io } from './commands';
+import { isS3Url } from '../core/sources/s3-location';
+import { s3Settings, UsageError, type Io } from './commands';
 import { progressBar } from './progress-bar';
 import { isVerbose } from './verbosity';
 import { experimentTargets, pathPairTargets, type TargetPlan } from './compare-targets';
@@ -23,6 +24,7 @@ export interface CompareFlags {
   resamples?: string;
   engine?: string;
   parquet?: string;
+  endpoint?: string;
 }
 
 const formats = ['json', 'table', 'csv', 'summary-csv'] as const;
@@ -54,7 +56,7 @@ function validate(paths: string[], flags: CompareFlags): void {
     );
   if (paths.length > 0 && !flags.db) {
     for (const p of paths) {
-      if (!fs.existsSync(p))
+      if (!isS3Url(p) && !fs.existsSync(p))
         throw new UsageError(
           `${p} is neither a file nor a folder (to compare two run ids, give --db).`,
         );
@@ -106,6 +108,7 @@ export async function compareCommand(
   const resamples = parseResamples(flags.resamples);
   validate(paths, flags);
   const indexPaths = flags.db ? [] : paths;
+  const s3 = s3Settings(indexPaths, flags.endpoint);
   const scratch =
     indexPaths.length > 0 ? fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-compare-')) : null;
   const service = new PairwiseService({
@@ -122,7 +125,7 @@ export async function compareCommand(
       label: 'Comparing',
     });
     if (indexPaths.length > 0) {
-      const stats = await service.index(indexPaths);
+      const stats = await service.index(indexPaths, s3);
       for (const p of stats.problems) io.err(`problem: ${p.path}: ${p.message}`);
     }
     const { targets, notes } = plan(service, paths, flags, resamples);

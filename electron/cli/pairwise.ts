@@ -33,7 +33,7 @@ const commands: Record<string, Command> = {
   index: async (args) => {
     const { values, positionals } = parseArgs({
       args,
-      options: { db: { type: 'string' }, json: { type: 'boolean' } },
+      options: { db: { type: 'string' }, json: { type: 'boolean' }, endpoint: { type: 'string' } },
       allowPositionals: true,
       strict: true,
     });
@@ -61,6 +61,7 @@ const commands: Record<string, Command> = {
         resamples: { type: 'string' },
         engine: { type: 'string' },
         parquet: { type: 'string' },
+        endpoint: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,

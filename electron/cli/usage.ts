@@ -10,13 +10,14 @@ Usage:
   pairwise serve tokens add USER --role reviewer|editor --auth FILE
   pairwise serve tokens remove USER --auth FILE | list --auth FILE
       Manage a lab server's users; add prints the new token once.
-  pairwise index PATH... [--db FILE] [--json]
-      Index run files and folders into the database.
+  pairwise index PATH... [--db FILE] [--json] [--endpoint URL]
+      Index run files and folders into the database. A PATH may be s3://BUCKET/PREFIX (AWS
+      credentials as the AWS CLI finds them); --endpoint names an S3-compatible store.
   pairwise runs [--db FILE] [--json]
       List the indexed runs.
   pairwise compare [--db FILE] [--experiment ID] [--reference CONDITION]
                    [--format json|table|csv|summary-csv] [--out FILE] [--resamples N]
-  pairwise compare PATH... [same options but --db]
+  pairwise compare PATH... [same options but --db] [--endpoint URL]
       Compare every condition of each experiment with its reference (and declared compare_to
       pairs), one section per experiment. With PATHs, index them into a temporary database
       first. A reference nothing declares is guessed, and the report says so.

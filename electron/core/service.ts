@@ -14,6 +14,9 @@ import { libraryHandlers } from './handlers/library';
 import type { Handlers } from './handlers/types';
 import { workbenchHandlers } from './handlers/workbench';
 import { indexPaths, type IndexStats } from './ingest/indexer';
+import { BucketPoller } from './sources/bucket-poller';
+import { watchedBuckets } from './sources/buckets';
+import { isS3Url, type S3Settings } from './sources/s3-location';
 import { JobManager } from './jobs/manager';
 import { WorkerPool } from './jobs/pool';
 import { workerEntry } from './jobs/worker-path';
@@ -40,6 +43,8 @@ export interface ServiceOptions {
   /** Watch added folders for changes (off for one-shot CLI commands). */
   watch?: boolean;
   indexWorkers?: number;
+  /** How often a watched s3:// address is listed again (default five minutes). */
+  bucketPollMs?: number;
   // findings & sync
   /** Where the sync API key lives: safeStorage on desktop; in memory (and env) for CLI/server. */
   secrets?: SecretStore;
@@ -63,6 +68,7 @@ export class PairwiseService {
   readonly sync: SyncEngine;
   private indexPool: WorkerPool | null = null;
   private watcher: FolderWatcher | null;
+  private poller: BucketPoller | null;
   private indexChain: Promise<unknown> = Promise.resolve();
   readonly log: Logger;
   /** Folders the watcher lost, shown with the library's problems until they are watched again. */
@@ -115,6 +121,10 @@ export class PairwiseService {
     if (this.watcher) {
       for (const folder of watchedFolders(this.db)) this.watcher.add(folder);
     }
+    this.poller = options.watch
+      ? new BucketPoller((address) => this.pollBucket(address), options.bucketPollMs ?? 300_000)
+      : null;
+    for (const bucket of this.poller ? watchedBuckets(this.db) : []) this.poller?.add(bucket.path);
     if (runsWithoutColumns(this.db).length > 0) this.startColumnBackfill();
     // Runs a crash or an older Pairwise left unsearchable.
     this.search.schedule();
@@ -169,15 +179,25 @@ export class PairwiseService {
 
   watchFolder(folder: string, watch: boolean): void {
     this.lostFolders.delete(folder);
-    if (watch && fs.statSync(folder).isDirectory()) this.watcher?.add(folder);
+    if (isS3Url(folder)) {
+      if (watch) this.poller?.add(folder);
+      else this.poller?.remove(folder);
+    } else if (watch && fs.statSync(folder).isDirectory()) this.watcher?.add(folder);
   }
 
   async unwatchFolder(folder: string): Promise<void> {
+    this.poller?.remove(folder);
     await this.watcher?.remove(folder);
   }
 
+  /** One poll of a watched bucket, at the endpoint it was added with. */
+  private async pollBucket(address: string): Promise<void> {
+    const bucket = watchedBuckets(this.db).find((b) => b.path === address);
+    if (bucket) await this.jobs.wait(this.startIndex([address], 'Updating', bucket.settings));
+  }
+
   /** Index jobs run one after another: two passes over one folder would race for the same rows. */
-  startIndex(paths: string[], verb: string): string {
+  startIndex(paths: string[], verb: string, s3: S3Settings = {}): string {
     const title = `${verb} ${paths.map((p) => path.basename(p)).join(', ')}`;
     return this.jobs.start('index', title, (ctx) => {
       const run = this.indexChain.then(async () => {
@@ -188,6 +208,7 @@ export class PairwiseService {
           paths,
           signal: ctx.signal,
           progress: ctx.progress,
+          s3,
         });
         this.indexStats.set(ctx.jobId, stats);
         logIndexPass(this.log, paths, stats);
@@ -202,8 +223,8 @@ export class PairwiseService {
   /** Stats of index jobs not yet collected by `index()`; each entry is taken once. */
   private readonly indexStats = new Map<string, IndexStats>();
 
-  async index(paths: string[]): Promise<IndexStats> {
-    const jobId = this.startIndex(paths, 'Indexing');
+  async index(paths: string[], s3: S3Settings = {}): Promise<IndexStats> {
+    const jobId = this.startIndex(paths, 'Indexing', s3);
     const job = await this.jobs.wait(jobId);
     const stats = this.indexStats.get(jobId);
     this.indexStats.delete(jobId);
@@ -231,6 +252,7 @@ export class PairwiseService {
   async close(): Promise<void> {
     this.log.info('library closing');
     await this.jobs.shutdown();
+    this.poller?.close();
     await this.watcher?.close();
     await this.indexPool?.close();
     await this.compare.close();

@@ -1,26 +1,30 @@
-import { openDatabase } from '../core/db/open';
+import { openDatabase, type Db } from '../core/db/open';
 import { indexUnit, type IndexTask } from '../core/ingest/index-unit';
 import { IndexStore } from '../core/ingest/store';
 import { serveTasks } from '../core/jobs/worker-runtime';
+import { indexRemoteUnit } from '../core/sources/s3-unit';
 
 /** This worker's own connection per database, opened on its first unit and kept. */
-const stores = new Map<string, IndexStore>();
+const stores = new Map<string, { db: Db; store: IndexStore }>();
 
-function storeFor(dbPath: string): IndexStore {
-  let store = stores.get(dbPath);
-  if (!store) {
+function storeFor(dbPath: string): { db: Db; store: IndexStore } {
+  let entry = stores.get(dbPath);
+  if (!entry) {
     const db = openDatabase(dbPath);
     // Short waits for the write lock, so a cancel is seen between them (index-unit.ts retries).
     db.pragma('busy_timeout = 1000');
-    store = new IndexStore(db);
-    stores.set(dbPath, store);
+    entry = { db, store: new IndexStore(db) };
+    stores.set(dbPath, entry);
   }
-  return store;
+  return entry;
 }
 
 serveTasks(async (payload, ctx) => {
   const task = payload as IndexTask;
-  return indexUnit(task, storeFor(task.dbPath), ctx.signal, (bytes) =>
-    ctx.progress({ phase: 'indexing', done: 0, total: null, detail: task.unit.path, bytes }),
-  );
+  const { db, store } = storeFor(task.dbPath);
+  const onBytes = (bytes: number) =>
+    ctx.progress({ phase: 'indexing', done: 0, total: null, detail: task.unit.path, bytes });
+  return task.remote
+    ? indexRemoteUnit({ ...task, remote: task.remote }, store, db, ctx.signal, onBytes)
+    : indexUnit(task, store, ctx.signal, onBytes);
 });

@@ -7,9 +7,10 @@ import { statUnit, type UnitStat } from './identity';
 import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { describeFsError } from './read';
+import type { RemoteUnit } from '../sources/s3-objects';
 import { IndexStore, type SourceRecord } from './store';
 import { streamUnit, type StreamOptions } from './stream-unit';
-import type { SourceUnit } from './types';
+import { sourcePathOf, type SourceUnit } from './types';
 
 /** One unit for an index worker: it reads, parses and stores it through its own connection. */
 export interface IndexTask {
@@ -19,6 +20,8 @@ export interface IndexTask {
   dbPath: string;
   /** Where large MechLens files start being read in batches (tests lower it). */
   stream?: StreamOptions;
+  /** Set when the unit's files are objects in a store (s3:// addresses): where to fetch them. */
+  remote?: RemoteUnit;
 }
 
 /** All that comes back to the host: counts, never the parsed run. */
@@ -36,7 +39,7 @@ export function sourceRecord(
 ): SourceRecord {
   const importer = result.status === 'skipped' ? null : result.importer;
   return {
-    path: unit.path,
+    path: sourcePathOf(unit),
     folder,
     stat: result.stat,
     sha256: result.status === 'skipped' ? null : result.sha256,
@@ -99,7 +102,7 @@ async function storeStreamed(
   }
   if (!streamed) return null;
   const { stat, sha256, message } = streamed;
-  const record = { path: task.unit.path, folder: task.folder, stat, sha256 };
+  const record = { path: sourcePathOf(task.unit), folder: task.folder, stat, sha256 };
   const importerVersion = importerVersions.mechlens ?? null;
   await whenWritable(
     () => store.writeFailed({ ...record, importer: 'mechlens', importerVersion }, message),

@@ -6,7 +6,9 @@ import type { WorkerPool } from '../jobs/pool';
 import { statUnit, type UnitStat } from './identity';
 import type { IndexTask, IndexUnitResult } from './index-unit';
 import { importerVersions } from './importers';
-import { scanPaths } from './scan';
+import type { S3Settings } from '../sources/s3-location';
+import { unitEtag, unitSize, type RemoteUnit } from '../sources/s3-objects';
+import { resolveRoot, rootOf, scanSources, type SourcesScan } from '../sources/scan-sources';
 import { IndexStore } from './store';
 import type { SourceUnit } from './types';
 
@@ -27,6 +29,8 @@ export interface IndexOptions {
   progress?: (progress: JobProgress) => void;
   /** How many units may be parsing at once (the pool bounds real parallelism). */
   inFlight?: number;
+  /** Where s3:// paths are read from (an S3-compatible endpoint); none: AWS. */
+  s3?: S3Settings;
 }
 
 interface SourceRow {
@@ -36,6 +40,7 @@ interface SourceRow {
   importer: string | null;
   importer_version: string | null;
   status: string;
+  etag: string | null;
 }
 
 /**
@@ -43,9 +48,15 @@ interface SourceRow {
  * worker, a file caught mid-write), and reading it again is also how `index` can report every
  * source still failed after the pass, not only those that failed for the first time.
  */
-function isUnchanged(row: SourceRow | undefined, unit: SourceUnit): boolean {
+function isUnchanged(
+  row: SourceRow | undefined,
+  unit: SourceUnit,
+  remote: RemoteUnit | undefined,
+): boolean {
   if (!row || row.status === 'missing' || row.status === 'failed') return false;
   if (row.importer && importerVersions[row.importer] !== row.importer_version) return false;
+  // An object's mtime is when it was uploaded, not what it holds: its ETag says that.
+  if (remote) return row.etag === unitEtag(remote.objects) && row.size === unitSize(remote.objects);
   try {
     const stat = statUnit(unit);
     return stat.size === row.size && stat.mtimeMs === row.mtime_ms;
@@ -76,15 +87,11 @@ function statOrNull(unit: SourceUnit): UnitStat | null {
   }
 }
 
-function folderOf(unitPath: string, roots: string[]): string | null {
-  return roots.find((root) => unitPath === root || unitPath.startsWith(root + path.sep)) ?? null;
-}
-
 /** What the library knew of each source before this pass. */
 function knownSources(db: Db): Map<string, SourceRow> {
   const known = new Map<string, SourceRow>();
   for (const row of db
-    .prepare(`SELECT path, size, mtime_ms, importer, importer_version, status FROM sources`)
+    .prepare(`SELECT path, size, mtime_ms, importer, importer_version, status, etag FROM sources`)
     .all() as SourceRow[]) {
     known.set(row.path, row);
   }
@@ -104,7 +111,7 @@ function recordScanProblems(
     store.writeFailed(
       {
         path: problem.path,
-        folder: folderOf(problem.path, roots),
+        folder: rootOf(problem.path, roots),
         stat: null,
         sha256: null,
         importer: null,
@@ -141,6 +148,29 @@ async function runUnit(
   }
 }
 
+/** The units to read again, and every source path this pass accounts for. */
+function changedUnits(
+  scan: SourcesScan,
+  known: Map<string, SourceRow>,
+): { seen: Set<string>; work: SourceUnit[] } {
+  const seen = new Set<string>(scan.problems.map((p) => p.path));
+  // A bucket that could not be listed (unreachable, refused) says nothing of its objects.
+  for (const row of known.values()) {
+    if (rootOf(row.path, scan.unlisted)) seen.add(row.path);
+  }
+  const work: SourceUnit[] = [];
+  for (const unit of scan.units) {
+    seen.add(unit.path);
+    if (!isUnchanged(known.get(unit.path), unit, scan.remote.get(unit.path))) work.push(unit);
+  }
+  return { seen, work };
+}
+
+function sizeOfUnit(unit: SourceUnit, scan: SourcesScan): number {
+  const remote = scan.remote.get(unit.path);
+  return remote ? unitSize(remote.objects) : (statOrNull(unit)?.size ?? 0);
+}
+
 /**
  * One index pass over some paths: scan, skip what is unchanged, hand the rest to index
  * workers, which parse each unit and write it in its own transaction through their own
@@ -150,7 +180,7 @@ async function runUnit(
  */
 export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const { db, pool, signal } = options;
-  const roots = options.paths.map((p) => path.resolve(p));
+  const roots = options.paths.map(resolveRoot);
   const store = new IndexStore(db);
   // Each index worker writes its units through its own connection to the same file.
   const dbPath = path.resolve(db.name);
@@ -172,24 +202,16 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   };
 
   report('scanning', roots[0] ?? null, null);
-  const scan = await scanPaths(roots, { signal });
+  const scan = await scanSources(roots, options.s3 ?? {}, signal);
   const units = scan.units;
   recordScanProblems(store, scan.problems, roots, stats);
   const known = knownSources(db);
 
-  const seen = new Set<string>(scan.problems.map((p) => p.path));
-  const work: SourceUnit[] = [];
-  for (const unit of units) {
-    seen.add(unit.path);
-    if (isUnchanged(known.get(unit.path), unit)) {
-      stats.sources.scanned++;
-      stats.sources.unchanged++;
-    } else {
-      work.push(unit);
-    }
-  }
+  const { seen, work } = changedUnits(scan, known);
+  stats.sources.scanned += units.length - work.length;
+  stats.sources.unchanged += units.length - work.length;
   const total = units.length;
-  totalBytes = work.reduce((sum, unit) => sum + (statOrNull(unit)?.size ?? 0), 0);
+  totalBytes = work.reduce((sum, unit) => sum + sizeOfUnit(unit, scan), 0);
   report('indexing', null, total);
 
   const handle = (unit: SourceUnit, result: IndexUnitResult) => {
@@ -215,7 +237,8 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const lane = async () => {
     while (next < work.length && !signal.aborted) {
       const unit = work[next++]!;
-      const task: IndexTask = { unit, folder: folderOf(unit.path, roots), dbPath };
+      const remote = scan.remote.get(unit.path);
+      const task: IndexTask = { unit, folder: rootOf(unit.path, roots), dbPath, remote };
       const result = await runUnit(pool, store, task, signal, (bytes) => {
         inFile.set(unit.path, bytes);
         report('indexing', unit.path, total);
@@ -228,7 +251,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   if (signal.aborted) return stats;
 
   for (const row of known.values()) {
-    if (!seen.has(row.path) && row.status !== 'missing' && folderOf(row.path, roots))
+    if (!seen.has(row.path) && row.status !== 'missing' && rootOf(row.path, roots))
       store.forget(row.path);
   }
   stats.problems.sort((a, b) => a.path.localeCompare(b.path));

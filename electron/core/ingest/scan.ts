@@ -41,7 +41,7 @@ const RUN_EXTENSIONS = new Set(['.json', '.jsonl', '.csv', '.eval', '.parquet'])
 const EVENTS = ['events.jsonl', 'events.jsonl.zst'];
 
 /** Folders that never hold run files but can hold millions of other files. */
-function skipDirectory(name: string): boolean {
+export function skipDirectory(name: string): boolean {
   return name === 'node_modules' || (name.startsWith('.') && name !== '.mechlens');
 }
 

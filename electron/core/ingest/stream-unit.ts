@@ -25,7 +25,7 @@ import { RunColumnsBuilder } from '../columns/encode';
 import { prepareExampleList } from './prepare';
 import { checkDepth, DEFAULT_MAX_BYTES, explainJsonError } from './read';
 import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
-import { ImportProblem, type SourceUnit } from './types';
+import { ImportProblem, sourcePathOf, type SourceUnit } from './types';
 
 /**
  * MechLens run files from this size on are read in batches of examples instead of as one
@@ -176,7 +176,7 @@ export async function streamUnit(
   const fd = fs.openSync(unit.path, 'r');
   let sha256: string | null = null;
   const record = (): SourceRecord => ({
-    path: unit.path,
+    path: sourcePathOf(unit),
     folder,
     stat,
     sha256,

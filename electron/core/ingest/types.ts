@@ -11,6 +11,16 @@ export interface SourceUnit {
   path: string;
   kind: 'file' | 'reps-run' | 'lm-eval';
   files: string[];
+  /**
+   * When `path` and `files` are local copies (objects fetched from a store), the address the
+   * unit is stored and reported under; otherwise `path` itself.
+   */
+  source?: string;
+}
+
+/** The name a unit is stored and reported under. */
+export function sourcePathOf(unit: SourceUnit): string {
+  return unit.source ?? unit.path;
 }
 
 export interface ImportContext {

@@ -9,21 +9,34 @@ import { useReadOnly } from '../../useReadOnly';
  * toolbar's as soon as runs arrive (an index finishing meanwhile), and a half-typed path must
  * not vanish with it.
  */
-const useDraft = create<{ path: string; setPath(path: string): void }>((set) => ({
+const useDraft = create<{
+  path: string;
+  endpoint: string;
+  setPath(path: string): void;
+  setEndpoint(endpoint: string): void;
+}>((set) => ({
   path: '',
+  endpoint: '',
   setPath: (path) => set({ path }),
+  setEndpoint: (endpoint) => set({ endpoint }),
 }));
 
-/** Desktop: the native picker. Browser host: a path typed on the machine that runs Pairwise. */
+const isBucket = (text: string) => /^s3:\/\//i.test(text.trim());
+
+/**
+ * Desktop: the native picker. Browser host: a path typed on the machine that runs Pairwise.
+ * Both take an s3://bucket/prefix address, with the endpoint of an S3-compatible store.
+ */
 export function AddFolder() {
-  const { path, setPath } = useDraft();
+  const { path, endpoint, setPath, setEndpoint } = useDraft();
   const toast = useApp((s) => s.toast);
   const { readOnly, locked } = useReadOnly();
 
-  const add = async (folder: string) => {
+  const add = async (folder: string, endpointUrl?: string) => {
     try {
-      await request('library:addFolder', { path: folder, watch: true });
+      await request('library:addFolder', { path: folder, watch: true, endpoint: endpointUrl });
       setPath('');
+      setEndpoint('');
     } catch (error) {
       toast('error', (error as Error).message);
     }
@@ -31,12 +44,13 @@ export function AddFolder() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (path.trim()) void add(path.trim());
+    const typed = path.trim();
+    if (typed) void add(typed, isBucket(typed) ? endpoint.trim() || undefined : undefined);
   };
 
   return (
     <form className="add-folder" onSubmit={submit}>
-      {isDesktop ? (
+      {isDesktop && (
         <button
           type="button"
           className="primary"
@@ -49,19 +63,32 @@ export function AddFolder() {
         >
           Add folder…
         </button>
-      ) : (
-        <>
-          <input
-            aria-label="Folder path"
-            placeholder="/path/to/runs"
-            value={path}
-            {...locked}
-            onChange={(e) => setPath(e.target.value)}
-          />
-          <button type="submit" className="primary" {...locked} disabled={readOnly || !path.trim()}>
-            Add folder
-          </button>
-        </>
+      )}
+      <input
+        aria-label={isDesktop ? 'Bucket address' : 'Folder path'}
+        placeholder={isDesktop ? 'or s3://bucket/prefix' : '/path/to/runs or s3://bucket/prefix'}
+        value={path}
+        {...locked}
+        onChange={(e) => setPath(e.target.value)}
+      />
+      {isBucket(path) && (
+        <input
+          aria-label="S3 endpoint"
+          placeholder="endpoint URL (MinIO, R2…); empty for AWS"
+          value={endpoint}
+          {...locked}
+          onChange={(e) => setEndpoint(e.target.value)}
+        />
+      )}
+      {(!isDesktop || path.trim()) && (
+        <button
+          type="submit"
+          className={isDesktop ? undefined : 'primary'}
+          {...locked}
+          disabled={readOnly || !path.trim()}
+        >
+          {isDesktop ? 'Add' : 'Add folder'}
+        </button>
       )}
     </form>
   );

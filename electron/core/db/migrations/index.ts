@@ -13,6 +13,7 @@ import { m012PairArrays } from './012-pair-arrays';
 import { m013RunColumns } from './013-run-columns';
 import { m014SearchCache } from './014-search-cache';
 import { m015FtsDetailNone } from './015-fts-detail-none';
+import { m016ObjectSources } from './016-object-sources';
 
 export interface Migration {
   version: number;
@@ -37,6 +38,7 @@ export const migrations: Migration[] = [
   m013RunColumns,
   m014SearchCache,
   m015FtsDetailNone,
+  m016ObjectSources,
 ];
 
 export const latestVersion = migrations.length;

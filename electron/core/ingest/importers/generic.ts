@@ -11,6 +11,7 @@ import {
   type Reproduces,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
+import { locationOf } from '../location';
 import { readJsonLines } from '../json-lines';
 import { parseJson, readTextFile } from '../read';
 import { MAX_EXAMPLES_PER_RUN, tooManyExamples } from '../limits';
@@ -108,7 +109,7 @@ function buildRun(
   const experiment = meta.experiment;
   return {
     // The path is the only identity a plain data file has; moving the file makes a new run.
-    runId: meta.run_id ?? sha256Text(path.resolve(file)).slice(0, 32),
+    runId: meta.run_id ?? sha256Text(locationOf(file)).slice(0, 32),
     format,
     formatVersion: null,
     project: meta.project ?? path.basename(path.dirname(path.resolve(file))),

@@ -9,6 +9,7 @@ import {
   type RunSettings,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
+import { locationOf } from '../location';
 import { parsePythonJson, readTextFile } from '../read';
 import { ImportProblem, type ImportContext, type SourceUnit } from '../types';
 import { compact, int, isRecord, jsonObject, num, str } from './json-values';
@@ -346,7 +347,7 @@ async function importOrphanSamples(unit: SourceUnit, ctx: ImportContext): Promis
     const settings = emptySettings();
     settings.config = { task };
     runs.push({
-      runId: `lm-eval-${sha256Text(`samples only|${path.resolve(file)}`).slice(0, 24)}`,
+      runId: `lm-eval-${sha256Text(`samples only|${locationOf(file)}`).slice(0, 24)}`,
       format: 'lm-eval',
       formatVersion: null,
       project: path.basename(path.dirname(path.resolve(file))),

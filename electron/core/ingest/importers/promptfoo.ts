@@ -10,6 +10,7 @@ import {
   type MetricDefinition,
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
+import { locationOf } from '../location';
 import { ImportProblem } from '../types';
 import { clip, compact, int, isRecord, jsonObject, num, str, utcIso } from './json-values';
 import { describeType, seedOf } from './mechlens';
@@ -175,7 +176,7 @@ function exportOf(file: Record<string, unknown>, src: { path: string }): Export 
     metadata: isRecord(file.metadata) ? file.metadata : {},
     prompts,
     path: src.path,
-    runKey: str(file.evalId) ?? sha256Text(path.resolve(src.path)).slice(0, 16),
+    runKey: str(file.evalId) ?? sha256Text(locationOf(src.path)).slice(0, 16),
     suite: suiteKey(summary.results as Record<string, unknown>[]),
     distinctPrompts: new Set(prompts.map((p) => (isRecord(p) ? (str(p.id) ?? str(p.raw)) : null)))
       .size,
