@@ -8,6 +8,7 @@ import type { RunTable } from '../columns/table';
 import { buildColumnReport } from './columnar/report';
 import { columnPairRows } from './columnar/rows';
 import { objectPairRows } from './object-rows';
+import type { PairIds } from './pair-ids';
 import {
   loadExperiment,
   loadRunDetails,
@@ -55,7 +56,7 @@ export interface PairRows {
   pair: number;
   reference: PairSide;
   candidate: PairSide;
-  exampleIds: string[];
+  ids: PairIds;
   /** Each side's example rowid, NO_ROWID where that side has none. */
   refRowids: Float64Array;
   candRowids: Float64Array;

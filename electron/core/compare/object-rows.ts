@@ -9,6 +9,7 @@ import { classCode, FLAG, NO_ROWID, SIDE_SHIFT, sideCode } from './codes';
 import type { PairRows, PairSide } from './compute';
 import { exampleDelta } from './delta';
 import type { LoadedExample, LoadedRun } from './load';
+import { pairIdsOf } from './pair-ids';
 
 function pairSide(loaded: LoadedRun): PairSide {
   let first: number | null = null;
@@ -29,7 +30,7 @@ export function objectPairRows(pair: number, reference: LoadedRun, candidate: Lo
     pair,
     reference: pairSide(reference),
     candidate: pairSide(candidate),
-    exampleIds: pairing.all,
+    ids: pairIdsOf(pairing.all),
     refRowids: new Float64Array(n),
     candRowids: new Float64Array(n),
     flags: new Uint8Array(n),

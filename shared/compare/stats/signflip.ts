@@ -45,14 +45,16 @@ export function signFlipTest(
   seedHex: string,
   resamples: number,
 ): SignFlipResult {
-  const magnitudes: number[] = [];
+  let nonZero = 0;
+  for (let i = 0; i < differences.length; i++) if (differences[i] !== 0) nonZero++;
+  const magnitudes = new Float64Array(nonZero);
   let observed = 0;
-  for (let i = 0; i < differences.length; i++) {
+  for (let i = 0, m = 0; i < differences.length; i++) {
     const d = differences[i]!;
-    if (d !== 0) magnitudes.push(Math.abs(d));
+    if (d !== 0) magnitudes[m++] = Math.abs(d);
     observed += d;
   }
-  magnitudes.sort((a, b) => a - b);
+  magnitudes.sort();
   const n = magnitudes.length;
   if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
   const gross = magnitudes.reduce((s, v) => s + v, 0);
@@ -86,7 +88,7 @@ export function signFlipTest(
 }
 
 /** Every sign pattern, walked in Gray-code order so each step flips one sign. */
-function enumerate(magnitudes: number[], threshold: number): number {
+function enumerate(magnitudes: Float64Array, threshold: number): number {
   const n = magnitudes.length;
   const signs = new Int8Array(n).fill(1);
   let sum = magnitudes.reduce((s, v) => s + v, 0);
@@ -103,7 +105,7 @@ function enumerate(magnitudes: number[], threshold: number): number {
 }
 
 /** The distribution of Σ ± d for integer |d| by convolution, as probabilities. */
-function convolve(magnitudes: number[], total: number, threshold: number): number {
+function convolve(magnitudes: Float64Array, total: number, threshold: number): number {
   // Index s + total holds P(Σ ± d = s).
   let current = new Float64Array(2 * total + 1);
   let next = new Float64Array(2 * total + 1);
@@ -127,7 +129,7 @@ function convolve(magnitudes: number[], total: number, threshold: number): numbe
 }
 
 function randomPatterns(
-  magnitudes: number[],
+  magnitudes: Float64Array,
   threshold: number,
   seedHex: string,
   resamples: number,

@@ -5,7 +5,8 @@ import { TAG, type CellCache } from './cells';
 /**
  * Two runs' examples matched by id, as positions: every id in either run in code-unit order
  * (each table already holds its ids in that order, unique), with the example's index on each
- * side, -1 where that side has none.
+ * side, -1 where that side has none; `ref` and `cand` are one array when both runs hold the
+ * same ids.
  */
 export interface ColumnPairing {
   reference: RunTable;

@@ -1,7 +1,8 @@
 import type { RunTable } from '../../columns/table';
 import { NO_ROWID } from '../codes';
 import type { PairRows, PairSide } from '../compute';
-import { idsWhere } from './pairing';
+import { pairIdsOf, type PairIds } from '../pair-ids';
+import { idsWhere, type ColumnPairing } from './pairing';
 import type { ColumnPair } from './report';
 
 function pairSide(runRowid: number, table: RunTable): PairSide {
@@ -13,6 +14,12 @@ function pairSide(runRowid: number, table: RunTable): PairSide {
     if (last === null || rowid > last) last = rowid;
   }
   return { runRowid, firstRowid: first, lastRowid: last };
+}
+
+/** Both runs' ids: as one run stores them when the two hold the same ids. */
+function pairIds(p: ColumnPairing): PairIds {
+  if (p.ref === p.cand) return { joined: p.reference.joined, ends: p.reference.idEnds };
+  return pairIdsOf(idsWhere(p, () => true));
 }
 
 function rowidsOf(positions: Int32Array, table: RunTable): Float64Array {
@@ -34,7 +41,7 @@ export function columnPairRows(
     pair,
     reference: pairSide(runRowids.reference, p.reference),
     candidate: pairSide(runRowids.candidate, p.candidate),
-    exampleIds: idsWhere(p, () => true),
+    ids: pairIds(p),
     refRowids: rowidsOf(p.ref, p.reference),
     candRowids: rowidsOf(p.cand, p.candidate),
     flags: p.flags,
