@@ -115,7 +115,7 @@ const FEW_DISTINCT = 16;
  * The values in ascending order, as a typed array's sort gives them (-0 before 0). Scores,
  * counts and yes/no outcomes take a handful of values: counting each beats sorting a million.
  */
-function sortedCopy(values: Float64Array): Float64Array {
+export function sortedCopy(values: Float64Array): Float64Array {
   const distinct: number[] = [];
   const counts: number[] = [];
   for (let i = 0; i < values.length; i++) {
@@ -130,6 +130,11 @@ function sortedCopy(values: Float64Array): Float64Array {
       counts.push(0);
     }
     counts[d]!++;
+    // Move to the front: the commonest value (0, mostly) is then found at the first look.
+    if (d > 0) {
+      [distinct[0], distinct[d]] = [distinct[d]!, distinct[0]!];
+      [counts[0], counts[d]] = [counts[d]!, counts[0]!];
+    }
   }
   const order = Float64Array.from(distinct).sort();
   const out = new Float64Array(values.length);

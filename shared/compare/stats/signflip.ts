@@ -45,16 +45,9 @@ export function signFlipTest(
   seedHex: string,
   resamples: number,
 ): SignFlipResult {
-  let nonZero = 0;
-  for (let i = 0; i < differences.length; i++) if (differences[i] !== 0) nonZero++;
-  const magnitudes = new Float64Array(nonZero);
   let observed = 0;
-  for (let i = 0, m = 0; i < differences.length; i++) {
-    const d = differences[i]!;
-    if (d !== 0) magnitudes[m++] = Math.abs(d);
-    observed += d;
-  }
-  magnitudes.sort();
+  for (let i = 0; i < differences.length; i++) observed += differences[i]!;
+  const magnitudes = ascendingMagnitudes(differences);
   const n = magnitudes.length;
   if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
   const gross = magnitudes.reduce((s, v) => s + v, 0);
@@ -85,6 +78,46 @@ export function signFlipTest(
     p: randomPatterns(magnitudes, threshold, seedHex, resamples),
     method: 'sign-flip permutation (random sign patterns)',
   };
+}
+
+/**
+ * |d| of the non-zero differences, ascending. Sorted differences (as the paired difference
+ * hands them over) are merged from both ends of the zeros instead of sorted again.
+ */
+function ascendingMagnitudes(differences: ArrayLike<number>): Float64Array {
+  let negative = 0;
+  let positive = 0;
+  let ascending = true;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i]!;
+    if (d < 0) negative++;
+    else if (d > 0) positive++;
+    if (i > 0 && differences[i - 1]! > d) ascending = false;
+  }
+  const magnitudes = new Float64Array(negative + positive);
+  if (!ascending) {
+    let m = 0;
+    for (let i = 0; i < differences.length; i++) {
+      const d = differences[i]!;
+      if (d !== 0) magnitudes[m++] = Math.abs(d);
+    }
+    return magnitudes.sort();
+  }
+  // The negatives lead, smallest magnitude last; the positives close, smallest first.
+  let i = negative - 1;
+  let j = differences.length - positive;
+  for (let m = 0; m < magnitudes.length; m++) {
+    const below = i >= 0 ? -differences[i]! : Infinity;
+    const above = j < differences.length ? differences[j]! : Infinity;
+    if (below <= above) {
+      magnitudes[m] = below;
+      i--;
+    } else {
+      magnitudes[m] = above;
+      j++;
+    }
+  }
+  return magnitudes;
 }
 
 /** Every sign pattern, walked in Gray-code order so each step flips one sign. */
