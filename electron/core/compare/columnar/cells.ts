@@ -126,6 +126,7 @@ export class CellCache {
   readonly strings = new Strings();
   private readonly cells = new Map<RunTable, Map<string, FieldCells>>();
   private readonly absent = new Map<number, FieldCells>();
+  private readonly readings = new Map<RunTable, Map<string, Float64Array>>();
 
   /** The field's cells in `table`; all absent when the run has no such field. */
   of(table: RunTable, key: string): FieldCells {
@@ -140,6 +141,19 @@ export class CellCache {
     return cells;
   }
 
+  /** The field's values in `table` as numbers under `reading` (readAll), built once. */
+  read(table: RunTable, key: string, reading: Reading): Float64Array {
+    const cacheKey = `${reading}\u0000${key}`;
+    let byKey = this.readings.get(table);
+    if (!byKey) this.readings.set(table, (byKey = new Map()));
+    let values = byKey.get(cacheKey);
+    if (!values) {
+      values = readAll(this.of(table, key), reading, this.strings.passOf);
+      byKey.set(cacheKey, values);
+    }
+    return values;
+  }
+
   private none(n: number): FieldCells {
     let cells = this.absent.get(n);
     if (!cells)
@@ -150,29 +164,26 @@ export class CellCache {
 
 const { number: NUMBER, boolean: BOOLEAN, string: STRING } = TAG;
 
-/** How a value is read as a number: NaN where it is not one. */
-export type Reader = (cells: FieldCells, k: number) => number;
-
 /**
- * `numeric`: numericValue (numbers and booleans as themselves); `pass`: passValue (booleans
- * as 0/1, pass/fail words as 1/0); `metric`: exampleValue (numericValue, else passValue).
+ * How a value is read as a number: `numeric` is numericValue (numbers and booleans as
+ * themselves), `pass` passValue (booleans as 0/1, pass/fail words as 1/0), `metric`
+ * exampleValue (numericValue, else passValue).
  */
-export function reader(reading: 'numeric' | 'pass' | 'metric', strings: Strings): Reader {
-  const passOf = strings.passOf;
-  if (reading === 'numeric')
-    return (cells, k) => {
-      const tag = cells.tag[k];
-      return tag === NUMBER || tag === BOOLEAN ? cells.token[k]! : NaN;
-    };
-  if (reading === 'pass')
-    return (cells, k) => {
-      const tag = cells.tag[k];
-      if (tag === BOOLEAN) return cells.token[k]!;
-      return tag === STRING ? passOf[cells.token[k]!]! : NaN;
-    };
-  return (cells, k) => {
-    const tag = cells.tag[k];
-    if (tag === NUMBER || tag === BOOLEAN) return cells.token[k]!;
-    return tag === STRING ? passOf[cells.token[k]!]! : NaN;
-  };
+export type Reading = 'numeric' | 'pass' | 'metric';
+
+/** Every example's value under `reading`, NaN where it has none: one array to loop over. */
+export function readAll(
+  cells: FieldCells,
+  reading: Reading,
+  passOf: readonly number[],
+): Float64Array {
+  const { tag, token } = cells;
+  const out = new Float64Array(tag.length);
+  for (let k = 0; k < tag.length; k++) {
+    const t = tag[k];
+    if (t === BOOLEAN || (t === NUMBER && reading !== 'pass')) out[k] = token[k]!;
+    else if (t === STRING && reading !== 'numeric') out[k] = passOf[token[k]!]!;
+    else out[k] = NaN;
+  }
+  return out;
 }

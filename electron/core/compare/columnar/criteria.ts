@@ -8,7 +8,7 @@ import { wilcoxonSignedRank } from '../../../../shared/compare/stats/wilcoxon';
 import type { CompareRun, CriterionSummary } from '../../../../shared/compare/types';
 import type { RunTable } from '../../columns/table';
 import { CLASSES, classCode } from '../codes';
-import { reader, TAG, type CellCache, type FieldCells, type Reader } from './cells';
+import { TAG, type CellCache, type FieldCells } from './cells';
 import type { ColumnPairing } from './pairing';
 
 const UNCHANGED = classCode('unchanged');
@@ -30,15 +30,15 @@ export function columnRules(
     for (const { key } of table.fields) {
       let tally = seen.get(key);
       if (!tally) seen.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
-      const cells = cache.of(table, key);
-      const pass = reader('pass', cache.strings);
+      const { tag, token } = cache.of(table, key);
+      const passOf = cache.strings.passOf;
       for (let k = 0; k < table.n; k++) {
-        const tag = cells.tag[k]!;
-        if (tag <= NULL_TAG) continue;
-        if (tag === DETAIL) nonScalar.add(key);
+        const t = tag[k]!;
+        if (t <= NULL_TAG) continue;
+        if (t === DETAIL) nonScalar.add(key);
         tally.values++;
-        if (tag === BOOLEAN) tally.booleans++;
-        else if (tag === STRING && pass(cells, k) === pass(cells, k)) tally.passFail++;
+        if (t === BOOLEAN) tally.booleans++;
+        else if (t === STRING && !Number.isNaN(passOf[token[k]!])) tally.passFail++;
       }
     }
   }
@@ -62,34 +62,47 @@ function classify(
   p: ColumnPairing,
   a: FieldCells,
   b: FieldCells,
-  read: Reader,
+  readA: Float64Array,
+  readB: Float64Array,
 ) {
-  const classes = new Uint8Array(p.n);
-  const deltas = new Float64Array(p.n);
+  const { n, ref, cand, refErrored, candErrored } = p;
+  const classes = new Uint8Array(n);
+  const deltas = new Float64Array(n);
   const judged = rule.kind !== 'categorical';
   const lowerBetter = rule.direction === 'lower_is_better';
-  for (let k = 0; k < p.n; k++) {
-    const i = p.ref[k]!;
-    const j = p.cand[k]!;
-    if (i < 0 || j < 0 || p.refErrored[i] || p.candErrored[j]) {
+  const { tag: tagA, token: tokenA } = a;
+  const { tag: tagB, token: tokenB } = b;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) {
       classes[k] = NOT_COMPARABLE;
       deltas[k] = NaN;
       continue;
     }
-    const x = read(a, i);
-    const y = read(b, j);
+    const x = readA[i]!;
+    const y = readB[j]!;
     // Two finite values can still differ by more than a double holds; the sort needs a number.
     deltas[k] =
       x === x && y === y ? Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y - x)) : NaN;
-    const ta = a.tag[i]!;
-    const tb = b.tag[j]!;
+    const ta = tagA[i]!;
+    const tb = tagB[j]!;
     if (ta <= NULL_TAG || tb <= NULL_TAG) classes[k] = NOT_COMPARABLE;
     else if (judged && x === x && y === y) {
       if (x === y) classes[k] = UNCHANGED;
       else classes[k] = (lowerBetter ? y < x : y > x) ? IMPROVED : REGRESSED;
-    } else classes[k] = ta === tb && a.token[i] === b.token[j] ? UNCHANGED : CHANGED;
+    } else classes[k] = ta === tb && tokenA[i] === tokenB[j] ? UNCHANGED : CHANGED;
   }
   return { classes, deltas };
+}
+
+/** Adds example i's value to `levels`; false once the field is not two-valued and numeric. */
+function addLevel(levels: number[], tag: Uint8Array, numeric: Float64Array, i: number): boolean {
+  if (tag[i]! <= NULL_TAG) return true;
+  const v = numeric[i]!;
+  if (v !== v) return false;
+  if (!levels.includes(v)) levels.push(v);
+  return levels.length <= 2;
 }
 
 /** At most two distinct numeric values on matched examples, errored ones included. */
@@ -97,43 +110,35 @@ function isBinary(
   rule: CriterionRule,
   p: ColumnPairing,
   a: FieldCells,
+  numericA: Float64Array,
   b: FieldCells,
-  numericAt: Reader,
+  numericB: Float64Array,
 ): boolean {
   if (rule.kind === 'pass_fail') return true;
   if (rule.kind !== 'numeric') return false;
   const levels: number[] = [];
-  const add = (cells: FieldCells, index: number): boolean => {
-    if (cells.tag[index]! <= NULL_TAG) return true;
-    const v = numericAt(cells, index);
-    if (v !== v) return false;
-    if (!levels.includes(v)) levels.push(v);
-    return levels.length <= 2;
-  };
-  for (let k = 0; k < p.n; k++) {
-    const i = p.ref[k]!;
-    const j = p.cand[k]!;
+  const { n, ref, cand } = p;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
     if (i < 0 || j < 0) continue;
-    if (!add(a, i) || !add(b, j)) return false;
+    if (!addLevel(levels, a.tag, numericA, i) || !addLevel(levels, b.tag, numericB, j))
+      return false;
   }
   return levels.length > 0;
 }
 
-function numericDifferences(
-  p: ColumnPairing,
-  a: FieldCells,
-  b: FieldCells,
-  numericAt: Reader,
-): Float64Array {
+function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {
+  const { n, ref, cand, refErrored, candErrored } = p;
   const out = new Float64Array(p.matched);
   let m = 0;
-  for (let k = 0; k < p.n; k++) {
-    const i = p.ref[k]!;
-    const j = p.cand[k]!;
-    if (i < 0 || j < 0 || p.refErrored[i] || p.candErrored[j]) continue;
-    const x = numericAt(a, i);
-    const y = numericAt(b, j);
-    if (x === x && y === y) out[m++] = y - x;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+    const a = x[i]!;
+    const b = y[j]!;
+    if (a === a && b === b) out[m++] = b - a;
   }
   return out.subarray(0, m);
 }
@@ -145,14 +150,25 @@ export function criterionColumns(
 ): CriterionColumns {
   const a = cache.of(p.reference, rule.field);
   const b = cache.of(p.candidate, rule.field);
-  const numeric = reader('numeric', cache.strings);
-  const read = rule.kind === 'pass_fail' ? reader('pass', cache.strings) : numeric;
-  const { classes, deltas } = classify(rule, p, a, b, read);
+  const field = rule.field;
+  const numericA = cache.read(p.reference, field, 'numeric');
+  const numericB = cache.read(p.candidate, field, 'numeric');
+  const { classes, deltas } =
+    rule.kind === 'pass_fail'
+      ? classify(
+          rule,
+          p,
+          a,
+          b,
+          cache.read(p.reference, field, 'pass'),
+          cache.read(p.candidate, field, 'pass'),
+        )
+      : classify(rule, p, a, b, numericA, numericB);
   const counts = new Float64Array(CLASSES.length);
   for (let k = 0; k < p.n; k++) counts[classes[k]!]!++;
   const improved = counts[IMPROVED]!;
   const regressed = counts[REGRESSED]!;
-  const binary = isBinary(rule, p, a, b, numeric);
+  const binary = isBinary(rule, p, a, numericA, b, numericB);
   return {
     classes,
     deltas,
@@ -168,7 +184,7 @@ export function criterionColumns(
       mcnemar: binary ? { improved, regressed, p_value: mcnemarExact(improved, regressed) } : null,
       wilcoxon:
         rule.kind === 'numeric' && !binary
-          ? wilcoxonSignedRank(numericDifferences(p, a, b, numeric))
+          ? wilcoxonSignedRank(numericDifferences(p, numericA, numericB))
           : null,
     },
   };

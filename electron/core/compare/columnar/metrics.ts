@@ -4,7 +4,7 @@ import { meanInterval, type MeanInterval } from '../../../../shared/compare/stat
 import type { CompareRun } from '../../../../shared/compare/types';
 import type { RunTable } from '../../columns/table';
 import { FLAG } from '../codes';
-import { reader, type CellCache } from './cells';
+import type { CellCache } from './cells';
 import { idAtPosition, type ColumnPairing } from './pairing';
 
 /**
@@ -18,24 +18,24 @@ export function columnSample(
   sign: 1 | -1,
   cache: CellCache,
 ): PairedSample {
-  const a = cache.of(p.reference, field);
-  const b = cache.of(p.candidate, field);
+  const a = cache.read(p.reference, field, 'metric');
+  const b = cache.read(p.candidate, field, 'metric');
   const references = new Float64Array(p.matched);
   const candidates = new Float64Array(p.matched);
   const inputMismatch: string[] = [];
-  const metricAt = reader('metric', cache.strings);
   const mismatch = FLAG.inputMismatch;
+  const { n, ref, cand, refErrored, candErrored, flags } = p;
   let m = 0;
-  for (let k = 0; k < p.n; k++) {
-    const i = p.ref[k]!;
-    const j = p.cand[k]!;
-    if (i < 0 || j < 0 || p.refErrored[i] || p.candErrored[j]) continue;
-    const x = metricAt(a, i);
-    const y = metricAt(b, j);
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+    const x = a[i]!;
+    const y = b[j]!;
     if (x !== x || y !== y) continue;
     references[m] = x;
     candidates[m++] = y;
-    if (p.flags[k]! & mismatch) inputMismatch.push(idAtPosition(p, k));
+    if (flags[k]! & mismatch) inputMismatch.push(idAtPosition(p, k));
   }
   return sampleOfValues(references.subarray(0, m), candidates.subarray(0, m), inputMismatch, sign);
 }
@@ -50,12 +50,11 @@ export function columnObservedInterval(
 ): MeanInterval | null {
   const field = run.metricDefinitions[metric]?.example_field;
   if (!field) return null;
-  const cells = cache.of(table, field);
-  const metricAt = reader('metric', cache.strings);
+  const read = cache.read(table, field, 'metric');
   const values: number[] = [];
   for (let k = 0; k < table.n; k++) {
     if (errored[k]) continue;
-    const value = metricAt(cells, k);
+    const value = read[k]!;
     if (value === value) values.push(value);
   }
   return meanInterval(values);

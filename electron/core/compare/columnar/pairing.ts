@@ -99,19 +99,20 @@ function hashDiffers(a: Uint32Array, i: number, b: Uint32Array, j: number): bool
 function markBehavior(p: ColumnPairing, cache: CellCache): void {
   const keys = new Set([...p.reference.fields, ...p.candidate.fields].map((f) => f.key));
   for (const key of keys) {
-    const a = cache.of(p.reference, key);
-    const b = cache.of(p.candidate, key);
-    for (let k = 0; k < p.n; k++) {
-      const i = p.ref[k]!;
-      const j = p.cand[k]!;
-      if (i < 0 || j < 0 || p.flags[k]! & BEHAVIOR_CHANGED) continue;
-      const ta = a.tag[i]!;
-      const tb = b.tag[j]!;
-      if (ta === tb && a.token[i] === b.token[j]) continue;
+    const { tag: tagA, token: tokenA } = cache.of(p.reference, key);
+    const { tag: tagB, token: tokenB } = cache.of(p.candidate, key);
+    const { n, ref, cand, flags } = p;
+    for (let k = 0; k < n; k++) {
+      const i = ref[k]!;
+      const j = cand[k]!;
+      if (i < 0 || j < 0 || flags[k]! & BEHAVIOR_CHANGED) continue;
+      const ta = tagA[i]!;
+      const tb = tagB[j]!;
+      if (ta === tb && tokenA[i] === tokenB[j]) continue;
       const quietA = ta === ABSENT || ta === DETAIL;
       const quietB = tb === ABSENT || tb === DETAIL;
       if (quietA && quietB) continue;
-      p.flags[k]! |= BEHAVIOR_CHANGED;
+      flags[k]! |= BEHAVIOR_CHANGED;
     }
   }
 }
