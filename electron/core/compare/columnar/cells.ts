@@ -1,6 +1,7 @@
 import { passValue } from '../../../../shared/compare/criteria';
 import type { JsonValue } from '../../../../shared/model';
 import * as format from '../../columns/format';
+import type { FieldKind } from '../../columns/format';
 import type { FieldColumn, RunTable } from '../../columns/table';
 
 /**
@@ -121,12 +122,29 @@ export function fieldCells(column: FieldColumn, strings: Strings): FieldCells {
   }
 }
 
+/** The reading that gives the same values for a column of this kind; null when none has any. */
+function sameReading(kind: FieldKind | undefined, reading: Reading): Reading | null {
+  switch (kind) {
+    case undefined:
+      return null;
+    case 'number':
+      return reading === 'pass' ? null : 'numeric';
+    case 'boolean':
+      return 'numeric';
+    case 'string':
+      return reading === 'numeric' ? null : 'pass';
+    case 'json':
+      return reading;
+  }
+}
+
 /** A run's tables and their fields' cells, each built once however many pairs use them. */
 export class CellCache {
   readonly strings = new Strings();
   private readonly cells = new Map<RunTable, Map<string, FieldCells>>();
   private readonly absent = new Map<number, FieldCells>();
   private readonly readings = new Map<RunTable, Map<string, Float64Array>>();
+  private readonly nan = new Map<number, Float64Array>();
 
   /** The field's cells in `table`; all absent when the run has no such field. */
   of(table: RunTable, key: string): FieldCells {
@@ -141,16 +159,28 @@ export class CellCache {
     return cells;
   }
 
-  /** The field's values in `table` as numbers under `reading` (readAll), built once. */
+  /**
+   * The field's values in `table` as numbers under `reading` (readAll), built once; readings
+   * that agree for the column's kind (a number column's `numeric` and `metric`, all three of a
+   * boolean column's) share one array, and a reading that finds no value shares one of NaN.
+   */
   read(table: RunTable, key: string, reading: Reading): Float64Array {
-    const cacheKey = `${reading}\u0000${key}`;
+    const same = sameReading(table.fields.find((f) => f.key === key)?.kind, reading);
+    if (same === null) return this.nothing(table.n);
+    const cacheKey = `${same}\u0000${key}`;
     let byKey = this.readings.get(table);
     if (!byKey) this.readings.set(table, (byKey = new Map()));
     let values = byKey.get(cacheKey);
     if (!values) {
-      values = readAll(this.of(table, key), reading, this.strings.passOf);
+      values = readAll(this.of(table, key), same, this.strings.passOf);
       byKey.set(cacheKey, values);
     }
+    return values;
+  }
+
+  private nothing(n: number): Float64Array {
+    let values = this.nan.get(n);
+    if (!values) this.nan.set(n, (values = new Float64Array(n).fill(NaN)));
     return values;
   }
 
