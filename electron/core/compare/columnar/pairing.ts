@@ -178,9 +178,26 @@ export function idAtPosition(p: ColumnPairing, k: number): string {
   return i >= 0 ? idOf(p.reference, i) : idOf(p.candidate, p.cand[k]!);
 }
 
-/** The ids of the positions where `keep` holds, in order. */
-export function idsWhere(p: ColumnPairing, keep: (k: number) => boolean): string[] {
+/** The ids of the positions whose flags byte, masked, equals `value`, in order. */
+export function idsFlagged(p: ColumnPairing, mask: number, value: number): string[] {
+  const { n, flags } = p;
   const ids: string[] = [];
-  for (let k = 0; k < p.n; k++) if (keep(k)) ids.push(idAtPosition(p, k));
+  for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
   return ids;
+}
+
+/** The ids of the matched positions whose example errored on that side, in order. */
+export function erroredIds(p: ColumnPairing, side: 'reference' | 'candidate'): string[] {
+  const ids: string[] = [];
+  const { n, ref, cand } = p;
+  const errored = side === 'reference' ? p.refErrored : p.candErrored;
+  if (!errored.includes(1)) return ids;
+  const own = side === 'reference' ? ref : cand;
+  for (let k = 0; k < n; k++)
+    if (ref[k]! >= 0 && cand[k]! >= 0 && errored[own[k]!] === 1) ids.push(idAtPosition(p, k));
+  return ids;
+}
+
+export function allIds(p: ColumnPairing): string[] {
+  return Array.from(p.ref, (_, k) => idAtPosition(p, k));
 }

@@ -22,11 +22,11 @@ import type {
   Report,
 } from '../../../../shared/compare/types';
 import type { RunTable } from '../../columns/table';
-import { FLAG, SIDE_SHIFT, sideCode } from '../codes';
+import { FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from '../codes';
 import { CellCache } from './cells';
 import { columnRules, criterionColumns, type CriterionColumns } from './criteria';
 import { columnObservedInterval, columnSample } from './metrics';
-import { erroredOf, idsWhere, pairTables, type ColumnPairing } from './pairing';
+import { erroredIds, erroredOf, idsFlagged, pairTables, type ColumnPairing } from './pairing';
 
 /** A run as the columnar comparison takes it: its details (no examples) and its columns. */
 export interface ColumnRun {
@@ -137,25 +137,19 @@ class ColumnComparer {
 }
 
 function flagged(p: ColumnPairing, flag: number): string[] {
-  const flags = p.flags;
-  return idsWhere(p, (k) => (flags[k]! & flag) !== 0);
+  return idsFlagged(p, flag, flag);
 }
 
 function coverage(p: ColumnPairing): Coverage {
-  const { flags, ref, cand } = p;
-  const referenceOnly = sideCode('reference');
-  const candidateOnly = sideCode('candidate');
-  const shift = SIDE_SHIFT;
-  const mismatch = FLAG.inputMismatch;
-  const matched = (k: number) => ref[k]! >= 0 && cand[k]! >= 0;
+  const side = (name: 'reference' | 'candidate') => sideCode(name) << SIDE_SHIFT;
   const result: Coverage = {
     paired: p.matched,
-    only_reference: idsWhere(p, (k) => flags[k]! >> shift === referenceOnly),
-    only_candidate: idsWhere(p, (k) => flags[k]! >> shift === candidateOnly),
-    input_mismatch: idsWhere(p, (k) => (flags[k]! & mismatch) !== 0),
+    only_reference: idsFlagged(p, SIDE_MASK, side('reference')),
+    only_candidate: idsFlagged(p, SIDE_MASK, side('candidate')),
+    input_mismatch: flagged(p, FLAG.inputMismatch),
   };
-  const erroredReference = idsWhere(p, (k) => matched(k) && p.refErrored[p.ref[k]!] === 1);
-  const erroredCandidate = idsWhere(p, (k) => matched(k) && p.candErrored[p.cand[k]!] === 1);
+  const erroredReference = erroredIds(p, 'reference');
+  const erroredCandidate = erroredIds(p, 'candidate');
   if (erroredReference.length > 0 || erroredCandidate.length > 0) {
     result.errored_reference = erroredReference;
     result.errored_candidate = erroredCandidate;

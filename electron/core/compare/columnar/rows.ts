@@ -2,7 +2,7 @@ import type { RunTable } from '../../columns/table';
 import { NO_ROWID } from '../codes';
 import type { PairRows, PairSide } from '../compute';
 import { pairIdsOf, type PairIds } from '../pair-ids';
-import { idsWhere, type ColumnPairing } from './pairing';
+import { allIds, type ColumnPairing } from './pairing';
 import type { ColumnPair } from './report';
 
 function pairSide(runRowid: number, table: RunTable): PairSide {
@@ -19,7 +19,7 @@ function pairSide(runRowid: number, table: RunTable): PairSide {
 /** Both runs' ids: as one run stores them when the two hold the same ids. */
 function pairIds(p: ColumnPairing): PairIds {
   if (p.ref === p.cand) return { joined: p.reference.joined, ends: p.reference.idEnds };
-  return pairIdsOf(idsWhere(p, () => true));
+  return pairIdsOf(allIds(p));
 }
 
 function rowidsOf(positions: Int32Array, table: RunTable): Float64Array {
