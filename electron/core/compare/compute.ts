@@ -95,6 +95,7 @@ function fromColumns(
   loaded: Map<string, RunDetails>,
   replicates: RunDetails[],
   tables: Map<RunDetails, RunTable>,
+  checkCancelled: () => void,
 ): CompareResult {
   const entry = (details: RunDetails) => ({ run: details.run, table: tables.get(details)! });
   const reference = loaded.get(task.reference);
@@ -103,6 +104,7 @@ function fromColumns(
     resamples: task.resamples,
     replicates:
       reference && replicates.length > 0 ? [reference, ...replicates].map(entry) : undefined,
+    checkCancelled,
   });
   return {
     report,
@@ -181,7 +183,7 @@ export function computeComparison(
   const tables = loadTables(db, [...loaded.values(), ...replicates]);
   checkCancelled();
   const result = tables
-    ? fromColumns(experiment, task, loaded, replicates, tables)
+    ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled)
     : fromExamples(db, experiment, task, loaded, replicates, checkCancelled);
   const { report } = result;
   report.experiment.reference_basis = task.referenceBasis;

@@ -120,4 +120,26 @@ describe('the columnar comparison', () => {
       ].sort(),
     );
   });
+
+  it('asks before each pair whether to stop, and stops when told', () => {
+    const library = fc.sample(
+      columnarLibraryArb.filter((l) => l.runs.length >= 3),
+      { numRuns: 1, seed: 7 },
+    )[0]!;
+    const runs = library.runs.map((r) => ({ run: r.run, table: readRunTable(r.bytes)! }));
+    let asked = 0;
+    const { report } = buildColumnReport(library.experiment, runs, {
+      reference: library.reference,
+      checkCancelled: () => asked++,
+    });
+    expect(asked).toBe(report.comparisons.length);
+    expect(() =>
+      buildColumnReport(library.experiment, runs, {
+        reference: library.reference,
+        checkCancelled: () => {
+          throw new Error('cancelled');
+        },
+      }),
+    ).toThrow('cancelled');
+  });
 });

@@ -162,6 +162,8 @@ export interface ColumnReportOptions {
   resamples?: number;
   /** Extra runs of the reference condition (the reference run itself among them), for the noise floor. */
   replicates?: ColumnRun[];
+  /** Called before each pair, so a long comparison can be cancelled between pairs. */
+  checkCancelled?: () => void;
 }
 
 /** buildExperimentReport over column stores; also hands back each pair's per-example columns. */
@@ -185,9 +187,10 @@ export function buildColumnReport(
   for (const entry of options.replicates ?? []) comparer.add(entry);
   const details = runs.map((r) => r.run);
   const reference = chooseReference(details, options.reference);
-  const compared = planPairs(details, reference).map((p) =>
-    comparer.compare(p.reference, p.candidate),
-  );
+  const compared = planPairs(details, reference).map((p) => {
+    options.checkCancelled?.();
+    return comparer.compare(p.reference, p.candidate);
+  });
   const comparisons = compared.map((c) => c.comparison);
   applyHolm(comparisons);
   const replicates = options.replicates?.length
