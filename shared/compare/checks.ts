@@ -101,21 +101,27 @@ export function loggedMetrics(reference: CompareRun, candidate: CompareRun): str
   );
 }
 
-function exampleChecks(pairing: Pairing): Check[] {
-  const refCount = pairing.reference.ids.length;
-  const candCount = pairing.candidate.ids.length;
+/** What the example checks need of a pairing: how many ids fall where. */
+export interface PairingCounts {
+  reference: number;
+  candidate: number;
+  onlyReference: number;
+  onlyCandidate: number;
+  matched: number;
+  inputMismatch: number;
+}
+
+function exampleChecks(counts: PairingCounts): Check[] {
+  const refCount = counts.reference;
+  const candCount = counts.candidate;
   const ids: CheckStatus =
     refCount === 0 || candCount === 0
       ? 'unknown'
-      : pairing.onlyReference.length === 0 && pairing.onlyCandidate.length === 0
+      : counts.onlyReference === 0 && counts.onlyCandidate === 0
         ? 'matches'
         : 'differs';
   const inputs: CheckStatus =
-    pairing.matched.length === 0
-      ? 'not applicable'
-      : pairing.inputMismatch.length > 0
-        ? 'differs'
-        : 'matches';
+    counts.matched === 0 ? 'not applicable' : counts.inputMismatch > 0 ? 'differs' : 'matches';
   return [
     {
       path: 'examples.ids',
@@ -135,6 +141,22 @@ function exampleChecks(pairing: Pairing): Check[] {
 }
 
 export function runChecks(reference: CompareRun, candidate: CompareRun, pairing: Pairing): Check[] {
+  return checksFromCounts(reference, candidate, {
+    reference: pairing.reference.ids.length,
+    candidate: pairing.candidate.ids.length,
+    onlyReference: pairing.onlyReference.length,
+    onlyCandidate: pairing.onlyCandidate.length,
+    matched: pairing.matched.length,
+    inputMismatch: pairing.inputMismatch.length,
+  });
+}
+
+/** The checks from the runs' settings and how their examples paired. */
+export function checksFromCounts(
+  reference: CompareRun,
+  candidate: CompareRun,
+  counts: PairingCounts,
+): Check[] {
   const a = reference.settings;
   const b = candidate.settings;
   return [
@@ -155,7 +177,7 @@ export function runChecks(reference: CompareRun, candidate: CompareRun, pairing:
         definitionValue(candidate.metricDefinitions[name]),
       ),
     ),
-    ...exampleChecks(pairing),
+    ...exampleChecks(counts),
   ];
 }
 

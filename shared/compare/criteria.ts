@@ -67,14 +67,20 @@ function fieldLastSegment(field: string): string {
   return field.split(/[./]/).pop() ?? field;
 }
 
+/** How many non-null values a field holds in two runs, and how many are pass/fail words or booleans. */
+export interface FieldTally {
+  values: number;
+  passFail: number;
+  booleans: number;
+}
+
 /**
  * The criteria of a pair of runs: one per field name seen in either run, sorted. A field that
  * holds a list or an object in any example (per-choice scores, say) is detail, not a criterion:
  * it has no order to improve in, and its raw numbers drift between otherwise equal runs.
  */
 export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
-  // Per field: how many non-null values, and how many of them are pass/fail words or booleans.
-  const seen = new Map<string, { values: number; passFail: number; booleans: number }>();
+  const seen = new Map<string, FieldTally>();
   const nonScalar = new Set<string>();
   for (const run of [reference, candidate]) {
     for (const example of run.examples) {
@@ -92,6 +98,19 @@ export function criterionRules(reference: CompareRun, candidate: CompareRun): Cr
       }
     }
   }
+  return rulesFromTallies(reference, candidate, seen, nonScalar);
+}
+
+/**
+ * The criteria from each field's tally over both runs' examples (`seen`: every field either run
+ * holds, even only as null) and the fields that hold a list or an object somewhere.
+ */
+export function rulesFromTallies(
+  reference: CompareRun,
+  candidate: CompareRun,
+  seen: ReadonlyMap<string, FieldTally>,
+  nonScalar: ReadonlySet<string>,
+): CriterionRule[] {
   const fields = [...seen.keys()].filter((field) => !nonScalar.has(field));
   return fields.sort(compareStrings).map((field) => {
     const { values, passFail, booleans } = seen.get(field)!;

@@ -115,20 +115,37 @@ export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): Pai
     candidates.push(b);
     if (mismatch.has(id)) inputMismatch.push(id);
   });
+  return sampleOfValues(references, candidates, inputMismatch, sign);
+}
+
+/** The paired sample of values read off matched examples, reference and candidate at each i. */
+export function sampleOfValues(
+  references: ArrayLike<number>,
+  candidates: ArrayLike<number>,
+  inputMismatch: string[],
+  sign: 1 | -1,
+): PairedSample {
   let max = 0;
-  const levels = new Set<number>();
-  for (const v of [...references, ...candidates]) {
-    max = Math.max(max, Math.abs(v));
-    if (levels.size <= 2) levels.add(v);
+  // The first three distinct values are enough to tell two levels from more.
+  const levels: number[] = [];
+  for (const side of [references, candidates]) {
+    for (let i = 0; i < side.length; i++) {
+      const v = side[i]!;
+      max = Math.max(max, Math.abs(v));
+      if (levels.length <= 2 && !levels.includes(v)) levels.push(v === 0 ? 0 : v);
+    }
   }
   const scale = safeScale(max);
-  const canonical = Float64Array.from(references, (a, i) => {
+  const n = references.length;
+  const canonical = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = references[i]!;
     const b = candidates[i]!;
-    return sign === 1 ? b * scale - a * scale : a * scale - b * scale;
-  });
-  const sorted = [...levels].sort((x, y) => x - y).map((v) => v * scale);
+    canonical[i] = sign === 1 ? b * scale - a * scale : a * scale - b * scale;
+  }
+  const sorted = levels.sort((x, y) => x - y).map((v) => v * scale);
   const twoLevels: [number, number] | null =
-    levels.size === 0 || levels.size > 2 ? null : [sorted[0]!, sorted[sorted.length - 1]!];
+    levels.length === 0 || levels.length > 2 ? null : [sorted[0]!, sorted[sorted.length - 1]!];
   return { canonical, sign, inputMismatch, scale, levels: twoLevels };
 }
 
@@ -220,6 +237,25 @@ export function metricComparisons(
   resamples: number = DEFAULT_RESAMPLES,
   checks: readonly Check[] = [],
 ): MetricComparison[] {
+  return metricComparisonsOf(
+    experimentId,
+    reference,
+    candidate,
+    (field, sign) => pairedSample(pairing, field, sign),
+    resamples,
+    checks,
+  );
+}
+
+/** The metric comparisons with the paired samples taken from `sampleOf` (any pairing's form). */
+export function metricComparisonsOf(
+  experimentId: string,
+  reference: CompareRun,
+  candidate: CompareRun,
+  sampleOf: (field: string, sign: 1 | -1) => PairedSample,
+  resamples: number,
+  checks: readonly Check[],
+): MetricComparison[] {
   const sign = canonicalSign(reference, candidate);
   return comparedMetrics(reference, candidate).map((name) => {
     const field = sharedExampleField(reference, candidate, name);
@@ -227,7 +263,7 @@ export function metricComparisons(
       field === null
         ? null
         : pairedDifference(
-            pairedSample(pairing, field, sign),
+            sampleOf(field, sign),
             bootstrapSeed(experimentId, reference.runId, candidate.runId, name),
             resamples,
           );

@@ -108,6 +108,45 @@ function interval(sample: PairedSample, mean: number): Scaled {
   return { mean, ci95: [mean - half, mean + half], sd, method: T_METHOD };
 }
 
+/** Past this many distinct values a copy is sorted outright. */
+const FEW_DISTINCT = 16;
+
+/**
+ * The values in ascending order, as a typed array's sort gives them (-0 before 0). Scores,
+ * counts and yes/no outcomes take a handful of values: counting each beats sorting a million.
+ */
+export function sortedCopy(values: Float64Array): Float64Array {
+  const distinct: number[] = [];
+  const counts: number[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    let d = 0;
+    // `===` alone would merge -0 into 0, which sort keeps apart.
+    while (d < distinct.length && !(distinct[d] === v && (v !== 0 || Object.is(distinct[d], v))))
+      d++;
+    if (d === distinct.length) {
+      if (d === FEW_DISTINCT || v !== v) return Float64Array.from(values).sort();
+      distinct.push(v);
+      counts.push(0);
+    }
+    counts[d]!++;
+    // Move to the front: the commonest value (0, mostly) is then found at the first look.
+    if (d > 0) {
+      [distinct[0], distinct[d]] = [distinct[d]!, distinct[0]!];
+      [counts[0], counts[d]] = [counts[d]!, counts[0]!];
+    }
+  }
+  const order = Float64Array.from(distinct).sort();
+  const out = new Float64Array(values.length);
+  let at = 0;
+  for (const v of order) {
+    const count = counts[distinct.findIndex((x) => Object.is(x, v))]!;
+    out.fill(v, at, at + count);
+    at += count;
+  }
+  return out;
+}
+
 export function pairedDifference(
   sample: PairedSample,
   seed: string,
@@ -134,7 +173,7 @@ export function pairedDifference(
   };
   if (n === 0) return { ...base, method: sample.levels ? TANGO_METHOD : T_METHOD, ...empty };
   // Sorted, so every sum (and so every result) depends on the values, never on the ids' order.
-  const sorted = { ...sample, canonical: Float64Array.from(sample.canonical).sort() };
+  const sorted = { ...sample, canonical: sortedCopy(sample.canonical) };
   const scaled = interval(sorted, stableMean(sorted.canonical));
   const back = 1 / sample.scale;
   const mean = scaled.mean * back;

@@ -7,17 +7,30 @@ import { compareStrings } from './canonical';
 import { indexRun, isErrored } from './pairing';
 import type { CompareRun, RunScorecard } from './types';
 
-export function runScorecards(runs: CompareRun[]): RunScorecard[] {
+/** A run's distinct example ids, and how many of those examples errored. */
+export interface ExampleCounts {
+  examples: number;
+  errored: number;
+}
+
+function exampleCounts(run: CompareRun): ExampleCounts {
+  const { examples } = indexRun(run);
+  return { examples: examples.length, errored: examples.filter(isErrored).length };
+}
+
+export function runScorecards(
+  runs: CompareRun[],
+  countsOf: (run: CompareRun) => ExampleCounts = exampleCounts,
+): RunScorecard[] {
   return [...runs]
     .sort((a, b) => compareStrings(a.conditionName, b.conditionName))
     .map((run) => {
-      const { examples } = indexRun(run);
-      const errored = examples.filter(isErrored).length;
+      const { examples, errored } = countsOf(run);
       return {
         condition: run.conditionName,
         run_id: run.runId,
         role: run.role,
-        examples: examples.length,
+        examples,
         ...(errored > 0 ? { errored } : {}),
         metrics: Object.keys(run.metrics)
           .sort(compareStrings)

@@ -14,6 +14,7 @@ import type {
   CompareOptions,
   CompareRun,
   Comparison,
+  MetricComparison,
   NoiseFloor,
   Reproduction,
   SeriesCurve,
@@ -107,6 +108,7 @@ function observedInterval(run: CompareRun, metric: string): MeanInterval | null 
 export function reproductionTable(
   experiment: CompareExperiment,
   runs: CompareRun[],
+  intervalOf: (run: CompareRun, metric: string) => MeanInterval | null = observedInterval,
 ): Reproduction | null {
   const reproduces = experiment.reproduces;
   const reported = reproduces?.reported;
@@ -121,7 +123,7 @@ export function reproductionTable(
           const paper = byCondition[condition]!;
           const run = runs.find((r) => r.conditionName === condition);
           const observed = numericMetric(run, metric);
-          const spread = run ? observedInterval(run, metric) : null;
+          const spread = run ? intervalOf(run, metric) : null;
           return {
             metric,
             condition,
@@ -150,6 +152,8 @@ export function noiseFloor(
   referenceCondition: string,
   replicates: Record<string, CompareRun[]> | undefined,
   options: CompareOptions,
+  metricsOf: (a: CompareRun, b: CompareRun) => MetricComparison[] = (a, b) =>
+    metricComparisons(experiment.id, a, b, pairExamples(a, b), options.resamples),
 ): NoiseFloor | null {
   const distinct = new Map<string, CompareRun>();
   for (const run of replicates?.[referenceCondition] ?? []) {
@@ -157,7 +161,7 @@ export function noiseFloor(
   }
   const [a, b] = [...distinct.values()].sort((x, y) => compareStrings(x.runId, y.runId));
   if (!a || !b) return null;
-  const metrics = metricComparisons(experiment.id, a, b, pairExamples(a, b), options.resamples);
+  const metrics = metricsOf(a, b);
   return {
     condition: referenceCondition,
     runs: [a.runId, b.runId],

@@ -6,10 +6,10 @@
  */
 
 import { performance } from 'node:perf_hooks';
-import { buildExperimentReport } from '../../shared/compare';
 import type { Report } from '../../shared/compare/types';
 import { computeComparison } from '../../electron/core/compare/compute';
-import { loadExperiment, loadRun } from '../../electron/core/compare/load';
+import { buildColumnReport } from '../../electron/core/compare/columnar/report';
+import { loadExperiment, loadRunDetails, loadRunTable } from '../../electron/core/compare/load';
 import { planComparison } from '../../electron/core/compare/plan';
 import type { Db } from '../../electron/core/db/open';
 import { WorkerPool } from '../../electron/core/jobs/pool';
@@ -113,9 +113,14 @@ function breakdown(
   const plan = planComparison(db, experimentId, { resamples });
   const start = performance.now();
   const experiment = loadExperiment(db, experimentId);
-  const runs = plan.conditions.map((c) => loadRun(db, c.runId, c.name, c.role).run);
+  const runs = plan.conditions.map((c) => {
+    const { run, runRowid } = loadRunDetails(db, c.runId, c.name, c.role);
+    const table = loadRunTable(db, runRowid);
+    if (!table) throw new Error(`Run ${c.runId} has no column store to compare from.`);
+    return { run, table };
+  });
   const loaded = performance.now();
-  buildExperimentReport(experiment, runs, { reference: plan.reference, resamples });
+  buildColumnReport(experiment, runs, { reference: plan.reference, resamples });
   const reported = performance.now();
   computeComparison(db, { ...plan, dbPath }, () => undefined);
   return {

@@ -168,7 +168,7 @@ function compareWhy(c: CompareResult): string {
   const b = c.breakdown;
   const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
   return (
-    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (each run's column store from SQLite, decoded into one object per example), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
+    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (each run's column store from SQLite, viewed as typed arrays), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
     `and about ${secs(saveSeconds(c))} beyond those steps (saving the report and one row of arrays per pair for ${n(c.summary.paired)} pairs in one transaction, and the worker's own overhead); ` +
     `the service's thread was blocked at most ${secs(c.warm.blockedSeconds ?? 0)} at once.`
   );

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLASSES, FLAG, NO_ROWID, sideOf } from '../../electron/core/compare/codes';
 import { computeComparison, type PairRows } from '../../electron/core/compare/compute';
 import { pageExamples } from '../../electron/core/compare/pager';
+import { idList } from '../../electron/core/compare/pair-ids';
 import { writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
 
@@ -55,7 +56,7 @@ const utf8Order = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
 
 /** A computed pair's rows as the explorer must list them by example id. */
 function expectedRows(rows: PairRows) {
-  return rows.exampleIds
+  return idList(rows.ids)
     .map((id, k) => ({
       example_id: id,
       side: sideOf(rows.flags[k]!),
@@ -122,11 +123,12 @@ describe('a comparison saved as arrays', () => {
         after: null,
         limit: 1000,
       }).rows.map((r) => r.example_id);
-      const delta = (id: string) => rows.deltas[c]![rows.exampleIds.indexOf(id)]!;
-      const moved = rows.exampleIds
+      const ids = idList(rows.ids);
+      const delta = (id: string) => rows.deltas[c]![ids.indexOf(id)]!;
+      const moved = ids
         .filter((id) => !Number.isNaN(delta(id)))
         .sort((a, b) => delta(b) - delta(a) || utf8Order(b, a));
-      const rest = rows.exampleIds.filter((id) => Number.isNaN(delta(id))).sort(utf8Order);
+      const rest = ids.filter((id) => Number.isNaN(delta(id))).sort(utf8Order);
       expect(byDelta).toEqual([...moved, ...rest]);
     }
   });

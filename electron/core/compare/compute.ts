@@ -1,19 +1,22 @@
-import {
-  behaviorChanged,
-  buildExperimentReport,
-  classifyExample,
-  criterionRules,
-  outputChanged,
-  pairExamples,
-} from '../../../shared/compare';
+import { buildExperimentReport } from '../../../shared/compare';
 import { guessedReferenceLimitation } from '../../../shared/compare/limitations';
 import type { ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
-import { classCode, FLAG, NO_ROWID, SIDE_SHIFT, sideCode } from './codes';
-import { exampleDelta } from './delta';
-import { loadExperiment, loadRun, type LoadedExample, type LoadedRun } from './load';
+import type { RunTable } from '../columns/table';
+import { buildColumnReport } from './columnar/report';
+import { columnPairRows } from './columnar/rows';
+import { objectPairRows } from './object-rows';
+import type { PairIds } from './pair-ids';
+import {
+  loadExperiment,
+  loadRunDetails,
+  loadRunExamples,
+  loadRunTable,
+  type LoadedRun,
+  type RunDetails,
+} from './load';
 
 export interface CompareTask {
   dbPath: string;
@@ -53,7 +56,7 @@ export interface PairRows {
   pair: number;
   reference: PairSide;
   candidate: PairSide;
-  exampleIds: string[];
+  ids: PairIds;
   /** Each side's example rowid, NO_ROWID where that side has none. */
   refRowids: Float64Array;
   candRowids: Float64Array;
@@ -74,73 +77,64 @@ export interface CompareResult {
   pairs: PairRows[];
 }
 
-function pairSide(loaded: LoadedRun): PairSide {
-  let first: number | null = null;
-  let last: number | null = null;
-  for (const { rowid } of loaded.run.examples) {
-    if (first === null || rowid < first) first = rowid;
-    if (last === null || rowid > last) last = rowid;
+/** The runs' column stores, or null when one has none yet (then the examples are loaded). */
+function loadTables(db: Db, runs: RunDetails[]): Map<RunDetails, RunTable> | null {
+  const tables = new Map<RunDetails, RunTable>();
+  for (const details of runs) {
+    const table = loadRunTable(db, details.runRowid);
+    if (!table) return null;
+    tables.set(details, table);
   }
-  return { runRowid: loaded.runRowid, firstRowid: first, lastRowid: last };
+  return tables;
 }
 
-function pairRows(pair: number, reference: LoadedRun, candidate: LoadedRun): PairRows {
-  const pairing = pairExamples(reference.run, candidate.run);
-  const rules = criterionRules(reference.run, candidate.run);
-  const n = pairing.all.length;
-  const rows: PairRows = {
-    pair,
-    reference: pairSide(reference),
-    candidate: pairSide(candidate),
-    exampleIds: pairing.all,
-    refRowids: new Float64Array(n),
-    candRowids: new Float64Array(n),
-    flags: new Uint8Array(n),
-    criteria: rules.map((r) => r.field),
-    classes: rules.map(() => new Uint8Array(n)),
-    deltas: rules.map(() => new Float64Array(n)),
-  };
-  for (let k = 0; k < n; k++) {
-    const a = pairing.allReference[k];
-    const b = pairing.allCandidate[k];
-    // Pairing hands back the loaded examples themselves, which carry their rowid.
-    rows.refRowids[k] = a ? (a as LoadedExample).rowid : NO_ROWID;
-    rows.candRowids[k] = b ? (b as LoadedExample).rowid : NO_ROWID;
-    let flags = sideCode(a && b ? 'both' : a ? 'reference' : 'candidate') << SIDE_SHIFT;
-    if (a && b) {
-      if (a.input !== b.input) flags |= FLAG.inputMismatch;
-      if (outputChanged(a, b)) flags |= FLAG.outputChanged;
-      if (behaviorChanged(a, b)) flags |= FLAG.behaviorChanged;
-    }
-    rows.flags[k] = flags;
-    rules.forEach((rule, c) => {
-      rows.classes[c]![k] = classCode(classifyExample(rule, a, b));
-      rows.deltas[c]![k] = exampleDelta(rule, a, b);
-    });
-  }
-  return rows;
-}
-
-/** The whole comparison of an experiment, from a read-only connection; pure apart from reads. */
-export function computeComparison(
-  db: Db,
+/** From the column stores: typed arrays throughout, no object per example. */
+function fromColumns(
+  experiment: CompareExperiment,
   task: CompareTask,
+  loaded: Map<string, RunDetails>,
+  replicates: RunDetails[],
+  tables: Map<RunDetails, RunTable>,
   checkCancelled: () => void,
 ): CompareResult {
-  const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
-  const loaded = new Map<string, LoadedRun>();
-  for (const condition of task.conditions) {
+  const entry = (details: RunDetails) => ({ run: details.run, table: tables.get(details)! });
+  const reference = loaded.get(task.reference);
+  const { report, pairs } = buildColumnReport(experiment, [...loaded.values()].map(entry), {
+    reference: task.reference,
+    resamples: task.resamples,
+    replicates:
+      reference && replicates.length > 0 ? [reference, ...replicates].map(entry) : undefined,
+    checkCancelled,
+  });
+  return {
+    report,
+    pairs: report.comparisons.map((comparison, index) =>
+      columnPairRows(index, pairs[index]!, {
+        reference: loaded.get(comparison.reference.condition)!.runRowid,
+        candidate: loaded.get(comparison.candidate.condition)!.runRowid,
+      }),
+    ),
+  };
+}
+
+/**
+ * From one object per example, for libraries whose runs have no column store yet (indexed
+ * before them, until the conversion reaches them).
+ */
+function fromExamples(
+  db: Db,
+  experiment: CompareExperiment,
+  task: CompareTask,
+  details: Map<string, RunDetails>,
+  replicateDetails: RunDetails[],
+  checkCancelled: () => void,
+): CompareResult {
+  const withExamples = (d: RunDetails): LoadedRun => {
     checkCancelled();
-    const run = loadRun(db, condition.runId, condition.name, condition.role);
-    if (condition.series) {
-      run.run.series = condition.series.name;
-      run.run.level = condition.series.level;
-    }
-    loaded.set(condition.name, run);
-  }
-  const replicates = task.referenceReplicates.map(
-    (runId) => loadRun(db, runId, task.reference, 'reference').run,
-  );
+    return { runRowid: d.runRowid, run: { ...d.run, examples: loadRunExamples(db, d.runRowid) } };
+  };
+  const loaded = new Map([...details].map(([name, d]) => [name, withExamples(d)]));
+  const replicates = replicateDetails.map((d) => withExamples(d).run);
   const reference = loaded.get(task.reference)?.run;
   checkCancelled();
   const report = buildExperimentReport(
@@ -155,19 +149,48 @@ export function computeComparison(
           : undefined,
     },
   );
-  report.experiment.reference_basis = task.referenceBasis;
-  const guessed = guessedReferenceLimitation(task.referenceBasis, task.reference);
-  for (const comparison of report.comparisons) {
-    if (guessed && comparison.reference.condition === task.reference)
-      comparison.limitations.push(guessed);
-  }
   const pairs = report.comparisons.map((comparison, index) => {
     checkCancelled();
-    return pairRows(
+    return objectPairRows(
       index,
       loaded.get(comparison.reference.condition)!,
       loaded.get(comparison.candidate.condition)!,
     );
   });
   return { report, pairs };
+}
+
+/** The whole comparison of an experiment, from a read-only connection; pure apart from reads. */
+export function computeComparison(
+  db: Db,
+  task: CompareTask,
+  checkCancelled: () => void,
+): CompareResult {
+  const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
+  const loaded = new Map<string, RunDetails>();
+  for (const condition of task.conditions) {
+    const details = loadRunDetails(db, condition.runId, condition.name, condition.role);
+    if (condition.series) {
+      details.run.series = condition.series.name;
+      details.run.level = condition.series.level;
+    }
+    loaded.set(condition.name, details);
+  }
+  const replicates = task.referenceReplicates.map((runId) =>
+    loadRunDetails(db, runId, task.reference, 'reference'),
+  );
+  checkCancelled();
+  const tables = loadTables(db, [...loaded.values(), ...replicates]);
+  checkCancelled();
+  const result = tables
+    ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled)
+    : fromExamples(db, experiment, task, loaded, replicates, checkCancelled);
+  const { report } = result;
+  report.experiment.reference_basis = task.referenceBasis;
+  const guessed = guessedReferenceLimitation(task.referenceBasis, task.reference);
+  for (const comparison of report.comparisons) {
+    if (guessed && comparison.reference.condition === task.reference)
+      comparison.limitations.push(guessed);
+  }
+  return result;
 }

@@ -12,7 +12,7 @@ const key = (...parts: string[]) => JSON.stringify(parts);
  * and stored with them, so a count the explorer asks for most often is a lookup.
  */
 export function pairCounts(rows: PairRows): Record<string, number> {
-  const n = rows.exampleIds.length;
+  const n = rows.ids.ends.length;
   // Histograms of small codes, one increment per row; the counts are read off them.
   const byFlags = new Float64Array(256);
   for (let k = 0; k < n; k++) byFlags[rows.flags[k]!]!++;

@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/model';
 import { decodeRunColumns, hashKey } from '../columns/decode';
 import { readRunColumns } from '../columns/store';
+import { readRunTable, type RunTable } from '../columns/table';
 import type { Db } from '../db/open';
 import type { ExperimentRow } from '../experiments';
 
@@ -101,11 +102,22 @@ export function loadRunExamples(db: Db, runRowid: number): LoadedExample[] {
   return (bytes && decodeRunColumns(bytes)) ?? loadExamples(db, runRowid);
 }
 
+/** A run's details as the comparison sees them, without its examples. */
+export interface RunDetails {
+  run: CompareRun;
+  runRowid: number;
+}
+
 /**
- * One run as the comparison sees it. `condition` and `role` are the effective ones (hand-made
- * choices applied by the caller), so a run moved to another condition compares as such.
+ * One run's details. `condition` and `role` are the effective ones (hand-made choices applied
+ * by the caller), so a run moved to another condition compares as such. `examples` is empty.
  */
-export function loadRun(db: Db, runId: string, condition: string, role: Role | null): LoadedRun {
+export function loadRunDetails(
+  db: Db,
+  runId: string,
+  condition: string,
+  role: Role | null,
+): RunDetails {
   const row = db
     .prepare(
       `SELECT rowid, id, condition_name AS condition, role, series, level, expect, compare_to, settings,
@@ -113,7 +125,6 @@ export function loadRun(db: Db, runId: string, condition: string, role: Role | n
     )
     .get(runId) as RunRecord | undefined;
   if (!row) throw new Error(`Run ${runId} is no longer in the library.`);
-  const examples = loadRunExamples(db, row.rowid);
   return {
     runRowid: row.rowid,
     run: {
@@ -128,9 +139,21 @@ export function loadRun(db: Db, runId: string, condition: string, role: Role | n
       codeCommit: row.code_commit,
       metrics: JSON.parse(row.metrics) as JsonObject,
       metricDefinitions: JSON.parse(row.metric_definitions) as Record<string, MetricDefinition>,
-      examples,
+      examples: [],
     },
   };
+}
+
+/** A run's column store as typed arrays; null when it has none yet (see loadRunExamples). */
+export function loadRunTable(db: Db, runRowid: number): RunTable | null {
+  const bytes = readRunColumns(db, runRowid);
+  return bytes && readRunTable(bytes);
+}
+
+/** One run with its examples, one object each (loadRunDetails, then loadRunExamples). */
+export function loadRun(db: Db, runId: string, condition: string, role: Role | null): LoadedRun {
+  const { runRowid, run } = loadRunDetails(db, runId, condition, role);
+  return { runRowid, run: { ...run, examples: loadRunExamples(db, runRowid) } };
 }
 
 export function loadExperiment(db: Db, experimentId: string): CompareExperiment {

@@ -1,6 +1,7 @@
 import type { PairRows, PairSide } from './compute';
 import { NO_ROWID } from './codes';
 import { pairCounts } from './counts';
+import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
 
 /**
  * A compared pair's explorer data: one row of `pair_arrays`, every per-example value in a
@@ -86,12 +87,10 @@ export function findId(p: PairArrays, id: string): number {
  * UTF-16 code units, which is the same order unless an id holds a character from U+D800 on
  * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
  */
-function byteOrder(ids: string[], joined: string): Int32Array | null {
-  let sorted = !/[\ud800-\uffff]/.test(joined);
-  for (let k = 1; k < ids.length && sorted; k++) sorted = ids[k - 1]! < ids[k]!;
-  if (sorted) return null;
-  const encoded = ids.map((id) => Buffer.from(id, 'utf8'));
-  return Int32Array.from(ids.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
+function byteOrder(ids: PairIds): Int32Array | null {
+  if (!/[\ud800-\uffff]/.test(ids.joined) && strictlyAscending(ids)) return null;
+  const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
+  return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
 }
 
 function permuted(rows: PairRows, order: Int32Array): PairRows {
@@ -100,9 +99,10 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
     order.forEach((k, i) => (to[i] = from[k]!));
     return to;
   };
+  const ids = idList(rows.ids);
   return {
     ...rows,
-    exampleIds: Array.from(order, (k) => rows.exampleIds[k]!),
+    ids: pairIdsOf(Array.from(order, (k) => ids[k]!)),
     refRowids: take(rows.refRowids),
     candRowids: take(rows.candRowids),
     flags: take(rows.flags),
@@ -160,17 +160,16 @@ function concat<T extends Uint8Array | Float64Array>(
 
 /** A pair's rows as the columns of its `pair_arrays` row. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
-  const joined = pairRows.exampleIds.join('');
-  const order = byteOrder(pairRows.exampleIds, joined);
+  const order = byteOrder(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;
-  const n = rows.exampleIds.length;
-  const ids = Buffer.from(order ? rows.exampleIds.join('') : joined, 'utf8');
+  const { joined, ends } = rows.ids;
+  const n = ends.length;
+  const ids = Buffer.from(joined, 'utf8');
   const offsets = new Uint32Array(n + 1);
-  const ascii = ids.length === joined.length;
-  for (let k = 0; k < n; k++) {
-    const id = rows.exampleIds[k]!;
-    offsets[k + 1] = offsets[k]! + (ascii ? id.length : Buffer.byteLength(id, 'utf8'));
-  }
+  if (ids.length === joined.length) offsets.set(ends, 1);
+  else
+    for (let k = 0; k < n; k++)
+      offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt(rows.ids, k), 'utf8');
   return {
     rows: n,
     criteria: JSON.stringify(rows.criteria),

@@ -45,14 +45,9 @@ export function signFlipTest(
   seedHex: string,
   resamples: number,
 ): SignFlipResult {
-  const magnitudes: number[] = [];
   let observed = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i]!;
-    if (d !== 0) magnitudes.push(Math.abs(d));
-    observed += d;
-  }
-  magnitudes.sort((a, b) => a - b);
+  for (let i = 0; i < differences.length; i++) observed += differences[i]!;
+  const magnitudes = ascendingMagnitudes(differences);
   const n = magnitudes.length;
   if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
   const gross = magnitudes.reduce((s, v) => s + v, 0);
@@ -85,8 +80,48 @@ export function signFlipTest(
   };
 }
 
+/**
+ * |d| of the non-zero differences, ascending. Sorted differences (as the paired difference
+ * hands them over) are merged from both ends of the zeros instead of sorted again.
+ */
+function ascendingMagnitudes(differences: ArrayLike<number>): Float64Array {
+  let negative = 0;
+  let positive = 0;
+  let ascending = true;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i]!;
+    if (d < 0) negative++;
+    else if (d > 0) positive++;
+    if (i > 0 && differences[i - 1]! > d) ascending = false;
+  }
+  const magnitudes = new Float64Array(negative + positive);
+  if (!ascending) {
+    let m = 0;
+    for (let i = 0; i < differences.length; i++) {
+      const d = differences[i]!;
+      if (d !== 0) magnitudes[m++] = Math.abs(d);
+    }
+    return magnitudes.sort();
+  }
+  // The negatives lead, smallest magnitude last; the positives close, smallest first.
+  let i = negative - 1;
+  let j = differences.length - positive;
+  for (let m = 0; m < magnitudes.length; m++) {
+    const below = i >= 0 ? -differences[i]! : Infinity;
+    const above = j < differences.length ? differences[j]! : Infinity;
+    if (below <= above) {
+      magnitudes[m] = below;
+      i--;
+    } else {
+      magnitudes[m] = above;
+      j++;
+    }
+  }
+  return magnitudes;
+}
+
 /** Every sign pattern, walked in Gray-code order so each step flips one sign. */
-function enumerate(magnitudes: number[], threshold: number): number {
+function enumerate(magnitudes: Float64Array, threshold: number): number {
   const n = magnitudes.length;
   const signs = new Int8Array(n).fill(1);
   let sum = magnitudes.reduce((s, v) => s + v, 0);
@@ -103,7 +138,7 @@ function enumerate(magnitudes: number[], threshold: number): number {
 }
 
 /** The distribution of Σ ± d for integer |d| by convolution, as probabilities. */
-function convolve(magnitudes: number[], total: number, threshold: number): number {
+function convolve(magnitudes: Float64Array, total: number, threshold: number): number {
   // Index s + total holds P(Σ ± d = s).
   let current = new Float64Array(2 * total + 1);
   let next = new Float64Array(2 * total + 1);
@@ -127,7 +162,7 @@ function convolve(magnitudes: number[], total: number, threshold: number): numbe
 }
 
 function randomPatterns(
-  magnitudes: number[],
+  magnitudes: Float64Array,
   threshold: number,
   seedHex: string,
   resamples: number,

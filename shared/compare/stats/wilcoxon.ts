@@ -21,16 +21,42 @@ interface SignedRanks {
   doubledRanks: number[];
 }
 
-function signedRanks(differences: ArrayLike<number>): SignedRanks {
-  const positive: number[] = [];
-  const negative: number[] = [];
+/**
+ * The positive differences and the magnitudes of the negative ones, each ascending. Sorted
+ * input (as the paired difference hands over) gives them without sorting: the negatives are
+ * its start, in reverse.
+ */
+function splitBySign(differences: ArrayLike<number>): { pos: Float64Array; neg: Float64Array } {
+  let positive = 0;
+  let negative = 0;
+  let ascending = true;
   for (let i = 0; i < differences.length; i++) {
     const d = differences[i]!;
-    if (d > 0) positive.push(d);
-    else if (d < 0) negative.push(-d);
+    if (d > 0) positive++;
+    else if (d < 0) negative++;
+    if (i > 0 && differences[i - 1]! > d) ascending = false;
   }
-  const pos = Float64Array.from(positive).sort();
-  const neg = Float64Array.from(negative).sort();
+  const pos = new Float64Array(positive);
+  const neg = new Float64Array(negative);
+  let p = 0;
+  let q = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i]!;
+    if (d > 0) pos[p++] = d;
+    else if (d < 0) neg[q++] = -d;
+  }
+  if (ascending) neg.reverse();
+  else {
+    pos.sort();
+    neg.sort();
+  }
+  return { pos, neg };
+}
+
+function signedRanks(differences: ArrayLike<number>): SignedRanks {
+  const { pos, neg } = splitBySign(differences);
+  // Only the exact test needs each rank.
+  const keepRanks = pos.length + neg.length <= WILCOXON_EXACT_LIMIT;
   let i = 0;
   let j = 0;
   let rank = 0;
@@ -52,7 +78,7 @@ function signedRanks(differences: ArrayLike<number>): SignedRanks {
     }
     const t = p + q;
     wPlus += p * (rank + (t + 1) / 2);
-    for (let k = 0; k < t; k++) doubledRanks.push(2 * rank + t + 1);
+    if (keepRanks) for (let k = 0; k < t; k++) doubledRanks.push(2 * rank + t + 1);
     rank += t;
     tieSum += t * t * t - t;
   }

@@ -15,6 +15,7 @@ import {
   type StoredPairArrays,
 } from '../../../electron/core/compare/pair-arrays';
 import { Lru } from '../../../electron/core/compare/pair-cache';
+import { idList, pairIdsOf, strictlyAscending } from '../../../electron/core/compare/pair-ids';
 
 function rows(ids: string[]): PairRows {
   const n = ids.length;
@@ -22,7 +23,7 @@ function rows(ids: string[]): PairRows {
     pair: 0,
     reference: { runRowid: 1, firstRowid: 10, lastRowid: 10 + n },
     candidate: { runRowid: 2, firstRowid: 100, lastRowid: 100 + n },
-    exampleIds: ids,
+    ids: pairIdsOf(ids),
     refRowids: Float64Array.from(ids, (_, k) => (k === 1 ? NO_ROWID : 2 ** 40 + k)),
     candRowids: Float64Array.from(ids, (_, k) => 100 + k),
     flags: Uint8Array.from(
@@ -102,6 +103,19 @@ describe('pair arrays', () => {
     const decoded = decodePair(encodePair(rows([])));
     expect(decoded.rows).toBe(0);
     expect(findId(decoded, 'a')).toBe(-1);
+  });
+});
+
+describe('pair ids', () => {
+  it('tell ids in code-unit order from any other, compared in place', () => {
+    const ascending = (ids: string[]) => strictlyAscending(pairIdsOf(ids));
+    expect(ascending(['', 'a', 'ab', 'abc', 'b', 'ba'])).toBe(true);
+    expect(ascending([])).toBe(true);
+    expect(ascending(['ab', 'a'])).toBe(false);
+    expect(ascending(['a', 'a'])).toBe(false);
+    expect(ascending(['b', 'a'])).toBe(false);
+    expect(ascending(['', ''])).toBe(false);
+    expect(idList(pairIdsOf(['x', '', '😀y']))).toEqual(['x', '', '😀y']);
   });
 });
 

@@ -1,0 +1,191 @@
+import {
+  rulesFromTallies,
+  type CriterionRule,
+  type FieldTally,
+} from '../../../../shared/compare/criteria';
+import { mcnemarExact } from '../../../../shared/compare/stats/mcnemar';
+import { wilcoxonSignedRank } from '../../../../shared/compare/stats/wilcoxon';
+import type { CompareRun, CriterionSummary } from '../../../../shared/compare/types';
+import type { RunTable } from '../../columns/table';
+import { CLASSES, classCode } from '../codes';
+import { TAG, type CellCache, type FieldCells } from './cells';
+import type { ColumnPairing } from './pairing';
+
+const UNCHANGED = classCode('unchanged');
+const IMPROVED = classCode('improved');
+const REGRESSED = classCode('regressed');
+const CHANGED = classCode('changed');
+const NOT_COMPARABLE = classCode('not_comparable');
+const { null: NULL_TAG, boolean: BOOLEAN, string: STRING, detail: DETAIL } = TAG;
+
+/** criterionRules over both runs' columns: each field's tally read off its cells. */
+export function columnRules(
+  reference: { run: CompareRun; table: RunTable },
+  candidate: { run: CompareRun; table: RunTable },
+  cache: CellCache,
+): CriterionRule[] {
+  const seen = new Map<string, FieldTally>();
+  const nonScalar = new Set<string>();
+  for (const { table } of [reference, candidate]) {
+    for (const { key } of table.fields) {
+      let tally = seen.get(key);
+      if (!tally) seen.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
+      const { tag, token } = cache.of(table, key);
+      const passOf = cache.strings.passOf;
+      for (let k = 0; k < table.n; k++) {
+        const t = tag[k]!;
+        if (t <= NULL_TAG) continue;
+        if (t === DETAIL) nonScalar.add(key);
+        tally.values++;
+        if (t === BOOLEAN) tally.booleans++;
+        else if (t === STRING && !Number.isNaN(passOf[token[k]!])) tally.passFail++;
+      }
+    }
+  }
+  return rulesFromTallies(reference.run, candidate.run, seen, nonScalar);
+}
+
+/** One criterion over a pair: every position's class code and difference (delta.ts). */
+export interface CriterionColumns {
+  classes: Uint8Array;
+  deltas: Float64Array;
+  summary: CriterionSummary;
+}
+
+/**
+ * classifyExample and exampleDelta at every position: not comparable where a side is missing,
+ * errored or without a value; by the criterion's direction where both sides read as numbers;
+ * else changed or unchanged by canonical equality.
+ */
+function classify(
+  rule: CriterionRule,
+  p: ColumnPairing,
+  a: FieldCells,
+  b: FieldCells,
+  readA: Float64Array,
+  readB: Float64Array,
+) {
+  const { n, ref, cand, refErrored, candErrored } = p;
+  const classes = new Uint8Array(n);
+  const deltas = new Float64Array(n);
+  const judged = rule.kind !== 'categorical';
+  const lowerBetter = rule.direction === 'lower_is_better';
+  const { tag: tagA, token: tokenA } = a;
+  const { tag: tagB, token: tokenB } = b;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) {
+      classes[k] = NOT_COMPARABLE;
+      deltas[k] = NaN;
+      continue;
+    }
+    const x = readA[i]!;
+    const y = readB[j]!;
+    // Two finite values can still differ by more than a double holds; the sort needs a number.
+    deltas[k] =
+      x === x && y === y ? Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y - x)) : NaN;
+    const ta = tagA[i]!;
+    const tb = tagB[j]!;
+    if (ta <= NULL_TAG || tb <= NULL_TAG) classes[k] = NOT_COMPARABLE;
+    else if (judged && x === x && y === y) {
+      if (x === y) classes[k] = UNCHANGED;
+      else classes[k] = (lowerBetter ? y < x : y > x) ? IMPROVED : REGRESSED;
+    } else classes[k] = ta === tb && tokenA[i] === tokenB[j] ? UNCHANGED : CHANGED;
+  }
+  return { classes, deltas };
+}
+
+/** Adds example i's value to `levels`; false once the field is not two-valued and numeric. */
+function addLevel(levels: number[], tag: Uint8Array, numeric: Float64Array, i: number): boolean {
+  if (tag[i]! <= NULL_TAG) return true;
+  const v = numeric[i]!;
+  if (v !== v) return false;
+  if (!levels.includes(v)) levels.push(v);
+  return levels.length <= 2;
+}
+
+/** At most two distinct numeric values on matched examples, errored ones included. */
+function isBinary(
+  rule: CriterionRule,
+  p: ColumnPairing,
+  a: FieldCells,
+  numericA: Float64Array,
+  b: FieldCells,
+  numericB: Float64Array,
+): boolean {
+  if (rule.kind === 'pass_fail') return true;
+  if (rule.kind !== 'numeric') return false;
+  const levels: number[] = [];
+  const { n, ref, cand } = p;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0) continue;
+    if (!addLevel(levels, a.tag, numericA, i) || !addLevel(levels, b.tag, numericB, j))
+      return false;
+  }
+  return levels.length > 0;
+}
+
+function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {
+  const { n, ref, cand, refErrored, candErrored } = p;
+  const out = new Float64Array(p.matched);
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+    const a = x[i]!;
+    const b = y[j]!;
+    if (a === a && b === b) out[m++] = b - a;
+  }
+  return out.subarray(0, m);
+}
+
+export function criterionColumns(
+  rule: CriterionRule,
+  p: ColumnPairing,
+  cache: CellCache,
+): CriterionColumns {
+  const a = cache.of(p.reference, rule.field);
+  const b = cache.of(p.candidate, rule.field);
+  const field = rule.field;
+  const numericA = cache.read(p.reference, field, 'numeric');
+  const numericB = cache.read(p.candidate, field, 'numeric');
+  const { classes, deltas } =
+    rule.kind === 'pass_fail'
+      ? classify(
+          rule,
+          p,
+          a,
+          b,
+          cache.read(p.reference, field, 'pass'),
+          cache.read(p.candidate, field, 'pass'),
+        )
+      : classify(rule, p, a, b, numericA, numericB);
+  const counts = new Float64Array(CLASSES.length);
+  for (let k = 0; k < p.n; k++) counts[classes[k]!]!++;
+  const improved = counts[IMPROVED]!;
+  const regressed = counts[REGRESSED]!;
+  const binary = isBinary(rule, p, a, numericA, b, numericB);
+  return {
+    classes,
+    deltas,
+    summary: {
+      field: rule.field,
+      direction: rule.direction,
+      kind: rule.kind,
+      improved,
+      regressed,
+      unchanged: counts[UNCHANGED]!,
+      changed: counts[CHANGED]!,
+      not_comparable: counts[NOT_COMPARABLE]!,
+      mcnemar: binary ? { improved, regressed, p_value: mcnemarExact(improved, regressed) } : null,
+      wilcoxon:
+        rule.kind === 'numeric' && !binary
+          ? wilcoxonSignedRank(numericDifferences(p, numericA, numericB))
+          : null,
+    },
+  };
+}

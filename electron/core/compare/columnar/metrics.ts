@@ -1,0 +1,61 @@
+import { sampleOfValues } from '../../../../shared/compare/metrics';
+import type { PairedSample } from '../../../../shared/compare/paired';
+import { meanInterval, type MeanInterval } from '../../../../shared/compare/stats/mean-interval';
+import type { CompareRun } from '../../../../shared/compare/types';
+import type { RunTable } from '../../columns/table';
+import { FLAG } from '../codes';
+import type { CellCache } from './cells';
+import { idAtPosition, type ColumnPairing } from './pairing';
+
+/**
+ * pairedSample from columns: the metric's field read as exampleValue on both sides of every
+ * matched, non-errored position where both read as numbers, in id order, with the ids whose
+ * inputs differ.
+ */
+export function columnSample(
+  p: ColumnPairing,
+  field: string,
+  sign: 1 | -1,
+  cache: CellCache,
+): PairedSample {
+  const a = cache.read(p.reference, field, 'metric');
+  const b = cache.read(p.candidate, field, 'metric');
+  const references = new Float64Array(p.matched);
+  const candidates = new Float64Array(p.matched);
+  const inputMismatch: string[] = [];
+  const mismatch = FLAG.inputMismatch;
+  const { n, ref, cand, refErrored, candErrored, flags } = p;
+  let m = 0;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x !== x || y !== y) continue;
+    references[m] = x;
+    candidates[m++] = y;
+    if (flags[k]! & mismatch) inputMismatch.push(idAtPosition(p, k));
+  }
+  return sampleOfValues(references.subarray(0, m), candidates.subarray(0, m), inputMismatch, sign);
+}
+
+/** The interval of a run's own mean of the metric's field, over examples that did not error. */
+export function columnObservedInterval(
+  run: CompareRun,
+  table: RunTable,
+  errored: Uint8Array,
+  metric: string,
+  cache: CellCache,
+): MeanInterval | null {
+  const field = run.metricDefinitions[metric]?.example_field;
+  if (!field) return null;
+  const read = cache.read(table, field, 'metric');
+  const values: number[] = [];
+  for (let k = 0; k < table.n; k++) {
+    if (errored[k]) continue;
+    const value = read[k]!;
+    if (value === value) values.push(value);
+  }
+  return meanInterval(values);
+}

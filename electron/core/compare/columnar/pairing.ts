@@ -1,0 +1,203 @@
+import { HASH_WORDS, type RunTable } from '../../columns/table';
+import { FLAG, SIDE_SHIFT, sideCode } from '../codes';
+import { TAG, type CellCache } from './cells';
+
+/**
+ * Two runs' examples matched by id, as positions: every id in either run in code-unit order
+ * (each table already holds its ids in that order, unique), with the example's index on each
+ * side, -1 where that side has none; `ref` and `cand` are one array when both runs hold the
+ * same ids.
+ */
+export interface ColumnPairing {
+  reference: RunTable;
+  candidate: RunTable;
+  n: number;
+  ref: Int32Array;
+  cand: Int32Array;
+  matched: number;
+  onlyReference: number;
+  onlyCandidate: number;
+  /** Per position: side and flags as codes.ts codes them. */
+  flags: Uint8Array;
+  inputMismatch: number;
+  /** Per table index: 1 when that example errored. */
+  refErrored: Uint8Array;
+  candErrored: Uint8Array;
+}
+
+function idOf(table: RunTable, k: number): string {
+  return table.joined.slice(k === 0 ? 0 : table.idEnds[k - 1]!, table.idEnds[k]);
+}
+
+/** isErrored: a non-empty error. */
+export function erroredOf(table: RunTable): Uint8Array {
+  const errored = new Uint8Array(table.n);
+  if (table.errors)
+    for (let k = 0; k < table.n; k++) {
+      const error = table.errors[k];
+      if (error !== null && error !== undefined && error !== '') errored[k] = 1;
+    }
+  return errored;
+}
+
+function sameIds(a: RunTable, b: RunTable): boolean {
+  if (a.n !== b.n || a.joined !== b.joined) return false;
+  for (let k = 0; k < a.n; k++) if (a.idEnds[k] !== b.idEnds[k]) return false;
+  return true;
+}
+
+function merge(a: RunTable, b: RunTable): { ref: Int32Array; cand: Int32Array } {
+  if (sameIds(a, b)) {
+    const ref = new Int32Array(a.n);
+    for (let k = 0; k < a.n; k++) ref[k] = k;
+    return { ref, cand: ref };
+  }
+  const ref: number[] = [];
+  const cand: number[] = [];
+  let i = 0;
+  let j = 0;
+  let x = a.n > 0 ? idOf(a, 0) : '';
+  let y = b.n > 0 ? idOf(b, 0) : '';
+  while (i < a.n || j < b.n) {
+    if (j >= b.n || (i < a.n && x < y)) {
+      ref.push(i);
+      cand.push(-1);
+      if (++i < a.n) x = idOf(a, i);
+    } else if (i >= a.n || y < x) {
+      ref.push(-1);
+      cand.push(j);
+      if (++j < b.n) y = idOf(b, j);
+    } else {
+      ref.push(i);
+      cand.push(j);
+      if (++i < a.n) x = idOf(a, i);
+      if (++j < b.n) y = idOf(b, j);
+    }
+  }
+  return { ref: Int32Array.from(ref), cand: Int32Array.from(cand) };
+}
+
+const { absent: ABSENT, detail: DETAIL } = TAG;
+const {
+  inputMismatch: INPUT_MISMATCH,
+  outputChanged: OUTPUT_CHANGED,
+  behaviorChanged: BEHAVIOR_CHANGED,
+} = FLAG;
+const WORDS = HASH_WORDS;
+
+function hashDiffers(a: Uint32Array, i: number, b: Uint32Array, j: number): boolean {
+  const x = i * WORDS;
+  const y = j * WORDS;
+  for (let w = 0; w < WORDS; w++) if (a[x + w] !== b[y + w]) return true;
+  return false;
+}
+
+/**
+ * behaviorChanged over every field either run holds: a scalar (or null) that differs, or is
+ * there on one side only; lists and objects are detail and never count.
+ */
+function markBehavior(p: ColumnPairing, cache: CellCache): void {
+  const keys = new Set([...p.reference.fields, ...p.candidate.fields].map((f) => f.key));
+  for (const key of keys) {
+    const { tag: tagA, token: tokenA } = cache.of(p.reference, key);
+    const { tag: tagB, token: tokenB } = cache.of(p.candidate, key);
+    const { n, ref, cand, flags } = p;
+    for (let k = 0; k < n; k++) {
+      const i = ref[k]!;
+      const j = cand[k]!;
+      if (i < 0 || j < 0 || flags[k]! & BEHAVIOR_CHANGED) continue;
+      const ta = tagA[i]!;
+      const tb = tagB[j]!;
+      if (ta === tb && tokenA[i] === tokenB[j]) continue;
+      const quietA = ta === ABSENT || ta === DETAIL;
+      const quietB = tb === ABSENT || tb === DETAIL;
+      if (quietA && quietB) continue;
+      flags[k]! |= BEHAVIOR_CHANGED;
+    }
+  }
+}
+
+export function pairTables(
+  reference: RunTable,
+  candidate: RunTable,
+  refErrored: Uint8Array,
+  candErrored: Uint8Array,
+  cache: CellCache,
+): ColumnPairing {
+  const { ref, cand } = merge(reference, candidate);
+  const n = ref.length;
+  const flags = new Uint8Array(n);
+  const both = sideCode('both') << SIDE_SHIFT;
+  const refOnly = sideCode('reference') << SIDE_SHIFT;
+  const candOnly = sideCode('candidate') << SIDE_SHIFT;
+  let matched = 0;
+  let onlyReference = 0;
+  let inputMismatch = 0;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0) {
+      flags[k] = candOnly;
+      continue;
+    }
+    if (j < 0) {
+      flags[k] = refOnly;
+      onlyReference++;
+      continue;
+    }
+    matched++;
+    let f = both;
+    if (hashDiffers(reference.input, i, candidate.input, j)) {
+      f |= INPUT_MISMATCH;
+      inputMismatch++;
+    }
+    if (hashDiffers(reference.output, i, candidate.output, j)) f |= OUTPUT_CHANGED;
+    flags[k] = f;
+  }
+  const pairing: ColumnPairing = {
+    reference,
+    candidate,
+    n,
+    ref,
+    cand,
+    matched,
+    onlyReference,
+    onlyCandidate: n - matched - onlyReference,
+    flags,
+    inputMismatch,
+    refErrored,
+    candErrored,
+  };
+  markBehavior(pairing, cache);
+  return pairing;
+}
+
+/** The id at position k. */
+export function idAtPosition(p: ColumnPairing, k: number): string {
+  const i = p.ref[k]!;
+  return i >= 0 ? idOf(p.reference, i) : idOf(p.candidate, p.cand[k]!);
+}
+
+/** The ids of the positions whose flags byte, masked, equals `value`, in order. */
+export function idsFlagged(p: ColumnPairing, mask: number, value: number): string[] {
+  const { n, flags } = p;
+  const ids: string[] = [];
+  for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
+  return ids;
+}
+
+/** The ids of the matched positions whose example errored on that side, in order. */
+export function erroredIds(p: ColumnPairing, side: 'reference' | 'candidate'): string[] {
+  const ids: string[] = [];
+  const { n, ref, cand } = p;
+  const errored = side === 'reference' ? p.refErrored : p.candErrored;
+  if (!errored.includes(1)) return ids;
+  const own = side === 'reference' ? ref : cand;
+  for (let k = 0; k < n; k++)
+    if (ref[k]! >= 0 && cand[k]! >= 0 && errored[own[k]!] === 1) ids.push(idAtPosition(p, k));
+  return ids;
+}
+
+export function allIds(p: ColumnPairing): string[] {
+  return Array.from(p.ref, (_, k) => idAtPosition(p, k));
+}

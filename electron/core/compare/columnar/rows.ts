@@ -1,0 +1,52 @@
+import type { RunTable } from '../../columns/table';
+import { NO_ROWID } from '../codes';
+import type { PairRows, PairSide } from '../compute';
+import { pairIdsOf, type PairIds } from '../pair-ids';
+import { allIds, type ColumnPairing } from './pairing';
+import type { ColumnPair } from './report';
+
+function pairSide(runRowid: number, table: RunTable): PairSide {
+  let first: number | null = null;
+  let last: number | null = null;
+  for (let k = 0; k < table.n; k++) {
+    const rowid = table.rowids[k]!;
+    if (first === null || rowid < first) first = rowid;
+    if (last === null || rowid > last) last = rowid;
+  }
+  return { runRowid, firstRowid: first, lastRowid: last };
+}
+
+/** Both runs' ids: as one run stores them when the two hold the same ids. */
+function pairIds(p: ColumnPairing): PairIds {
+  if (p.ref === p.cand) return { joined: p.reference.joined, ends: p.reference.idEnds };
+  return pairIdsOf(allIds(p));
+}
+
+function rowidsOf(positions: Int32Array, table: RunTable): Float64Array {
+  const rowids = new Float64Array(positions.length);
+  for (let k = 0; k < positions.length; k++) {
+    const i = positions[k]!;
+    rowids[k] = i < 0 ? NO_ROWID : table.rowids[i]!;
+  }
+  return rowids;
+}
+
+/** A pair's explorer rows from its columns: the same rows as the object path builds. */
+export function columnPairRows(
+  pair: number,
+  { pairing: p, criteria }: ColumnPair,
+  runRowids: { reference: number; candidate: number },
+): PairRows {
+  return {
+    pair,
+    reference: pairSide(runRowids.reference, p.reference),
+    candidate: pairSide(runRowids.candidate, p.candidate),
+    ids: pairIds(p),
+    refRowids: rowidsOf(p.ref, p.reference),
+    candRowids: rowidsOf(p.cand, p.candidate),
+    flags: p.flags,
+    criteria: criteria.map((c) => c.summary.field),
+    classes: criteria.map((c) => c.classes),
+    deltas: criteria.map((c) => c.deltas),
+  };
+}
