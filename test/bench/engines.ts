@@ -3,7 +3,8 @@
  * against the DuckDB engine on one generated library (a million pairs by default), each step a
  * run of the built CLI (`npx electron-vite build` first) under /usr/bin/time for its wall time
  * and peak RSS. Prints one Markdown table row per step and checks that both engines printed the
- * same report. Figures are reported, never asserted.
+ * same report. Figures are reported, never asserted. `--write` also puts the table into
+ * docs/benchmarks.md (its `engines` section, which `npm run bench` carries over).
  */
 
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { libraryFor, type LibrarySpec } from './generate';
+import { sectionEnd, sectionStart, withSection } from './kept-sections';
 
 /** As test/bench/run.ts's specs of the same names (importing it would run the whole bench). */
 const SPECS = {
@@ -27,6 +29,7 @@ const [inputChars, outputChars] = TEXT[specName];
 const spec: LibrarySpec = { ...SPECS[specName], inputChars, outputChars };
 const work = path.join(root, `engines-${spec.name}`);
 const cli = path.resolve(__dirname, '../../out/main/cli.js');
+const rows: string[] = [];
 
 function step(label: string, cliArgs: string[]): { seconds: number; rssMb: number } {
   const result = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, ...cliArgs], {
@@ -36,7 +39,8 @@ function step(label: string, cliArgs: string[]): { seconds: number; rssMb: numbe
   const timing = result.stderr.trim().split('\n').pop()!.split(' ');
   if (result.status !== 0) throw new Error(`${label} failed: ${result.stderr}`);
   const figures = { seconds: Number(timing[0]), rssMb: Math.round(Number(timing[1]) / 1024) };
-  console.log(`| ${label} | ${figures.seconds.toFixed(1)} s | ${figures.rssMb} MB |`);
+  rows.push(`| ${label} | ${figures.seconds.toFixed(1)} s | ${figures.rssMb} MB |`);
+  console.log(rows.at(-1));
   return figures;
 }
 
@@ -87,3 +91,29 @@ console.log(
   `reports identical: ${same}; library ${(fs.statSync(db).size / 2 ** 20).toFixed(0)} MB`,
 );
 console.log(`export: ${sizes.join(', ')}`);
+
+if (args.includes('--write')) {
+  const doc = path.resolve(__dirname, '../../docs/benchmarks.md');
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout;
+  const section = [
+    sectionStart('engines'),
+    '## The built-in engine and the DuckDB engine, side by side',
+    '',
+    `Written by \`npx tsx test/bench/engines.ts ROOT --spec ${specName} --write\` on ` +
+      `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC at ${commit.trim()}, load ` +
+      `average ${os.loadavg()[0]!.toFixed(1)} at the end: ${spec.name}, ` +
+      `${library.examples.toLocaleString('en')} examples in ${library.files.length} runs, each ` +
+      'step a run of the built CLI (wall time and peak RSS from /usr/bin/time).',
+    '',
+    '| step | wall | peak RSS |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+    `Reports byte-identical between the engines: **${same ? 'yes' : 'NO'}**. ` +
+      `Library ${(fs.statSync(db).size / 2 ** 20).toFixed(0)} MB; export: ${sizes.join(', ')}.`,
+    sectionEnd('engines'),
+    '',
+  ].join('\n');
+  fs.writeFileSync(doc, withSection(fs.readFileSync(doc, 'utf8'), 'engines', section));
+  console.log(`wrote ${doc}`);
+}

@@ -26,7 +26,7 @@ import type { BaselineArgs, BaselineResult, IndexArgs, IndexResult } from './pha
 import type { RendererArgs, RendererResult } from './phase-renderer';
 import type { SearchArgs, SearchResult } from './phase-search';
 import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
-import { keepingCoverage } from './coverage-section';
+import { keepingSections } from './kept-sections';
 import { BenchProgress, type Step } from './progress';
 import { renderMarkdown } from './report';
 import type { BenchResults, LibraryResult } from './results';
@@ -222,7 +222,7 @@ async function main(): Promise<void> {
   if (options.render) {
     const saved = JSON.parse(fs.readFileSync(options.render, 'utf8')) as BenchResults;
     const out = options.out ?? DOC;
-    fs.writeFileSync(path.resolve(out), keepingCoverage(path.resolve(out), renderMarkdown(saved)));
+    fs.writeFileSync(path.resolve(out), keepingSections(path.resolve(out), renderMarkdown(saved)));
     log(`rewrote ${out} from ${options.render}`);
     return;
   }
@@ -287,7 +287,7 @@ async function main(): Promise<void> {
     (options.sizes.length === SIZES.length
       ? DOC
       : path.join(os.tmpdir(), 'pairwise-benchmarks.md'));
-  fs.writeFileSync(path.resolve(out), keepingCoverage(path.resolve(out), markdown));
+  fs.writeFileSync(path.resolve(out), keepingSections(path.resolve(out), markdown));
   log(`raw results: ${RAW_RESULTS}`);
   log(`wrote ${out} (${(results.totalSeconds / 60).toFixed(1)} min)`);
   if (options.profile) log(`CPU profiles (one per thread) are in ${PROFILE_DIR}`);
