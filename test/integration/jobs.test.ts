@@ -35,6 +35,27 @@ function setup(): {
 }
 
 describe('worker pool and jobs', () => {
+  it('shutdown waits for a job that a job ending during shutdown starts, and starts it cancelled', async () => {
+    const { jobs, finished } = setup();
+    let next: string | null = null;
+    // As search does: when a slice ends, the next one is scheduled.
+    const first = jobs.start('search', 'first', async (ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (!next)
+        next = jobs.start('search', 'next', async (inner) => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if (inner.signal.aborted) throw new CancelledError();
+        });
+      if (ctx.signal.aborted) throw new CancelledError();
+    });
+    await jobs.shutdown();
+    expect(next).not.toBeNull();
+    expect(finished.map((job) => [job.id, job.state])).toEqual([
+      [first, 'cancelled'],
+      [next, 'cancelled'],
+    ]);
+  });
+
   it('runs a task in a worker and reports throttled progress ending at the last value', async () => {
     const { db, progress, jobs } = setup();
     const pool = new WorkerPool(counting, 1);

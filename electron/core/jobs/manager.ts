@@ -56,6 +56,7 @@ function toJob(row: JobRow): Job {
  */
 export class JobManager {
   private live = new Map<string, Live>();
+  private closing = false;
 
   constructor(
     private readonly db: Db,
@@ -84,6 +85,9 @@ export class JobManager {
       )
       .run(id, kind, title, job.createdAt);
     const controller = new AbortController();
+    // A job that ends can start the next (search schedules its next slice): during shutdown
+    // that one starts cancelled, so it ends before the library closes, not after.
+    if (this.closing) controller.abort();
     const throttle = new ProgressThrottle((progress) => {
       job.progress = progress;
       this.events.progress(id, progress);
@@ -148,8 +152,11 @@ export class JobManager {
   }
 
   async shutdown(): Promise<void> {
-    for (const entry of this.live.values()) entry.controller.abort();
-    await Promise.all([...this.live.values()].map((entry) => entry.done));
+    this.closing = true;
+    while (this.live.size > 0) {
+      for (const entry of this.live.values()) entry.controller.abort();
+      await Promise.all([...this.live.values()].map((entry) => entry.done));
+    }
   }
 
   private finish(entry: Live, state: Job['state'], error: string | null): void {
