@@ -15,6 +15,7 @@ import { compareCommand, type CompareFlags } from '../../electron/cli/compare';
 import { exportParquetCommand } from '../../electron/cli/parquet';
 import { dispatch } from '../../electron/core/dispatch';
 import { listExperiments } from '../../electron/core/experiments';
+import { exportParquet } from '../../electron/core/export/parquet';
 import { PARQUET_TABLES } from '../../electron/core/export/parquet-schema';
 import type { Report } from '../../shared/compare/types';
 import { HAND_MADE, writeParquetLibrary } from '../fixtures/parquet-library';
@@ -198,6 +199,17 @@ describe('the Parquet export', () => {
     await expect(
       cli((io) => exportParquetCommand(['parquet', dir], { db: dbPath, experiment: ['nope'] }, io)),
     ).rejects.toThrow(/There is no experiment "nope"/);
+  });
+
+  it('leaves no file in DIR when the export fails after some tables are written', async () => {
+    const dir = path.join(harness.dir, 'failed');
+    const [experimentId] = experiments;
+    const report = JSON.parse(await compare({ db: dbPath, experiment: experimentId })) as Report;
+    // A report no longer cached fails in the comparison tables, after the first four are copied.
+    await expect(
+      exportParquet(harness.service.db, dir, { reports: [{ key: 'gone', report }] }),
+    ).rejects.toThrow(/no longer cached/);
+    expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
 
