@@ -10,10 +10,11 @@ import { compareFromParquet } from '../core/duckdb/engine';
 import { exportedExperimentIds } from '../core/duckdb/plan';
 import { openParquetSource } from '../core/duckdb/source';
 import { listExperiments } from '../core/experiments';
-import { openService, UsageError, type Io } from './commands';
+import { openService, s3Settings, UsageError, type Io } from './commands';
 import { parseResamples, type CompareFlags } from './compare';
 import { defaultDbPath } from './paths';
 import { reportTable } from './report-table';
+import { isVerbose } from './verbosity';
 
 /**
  * `pairwise export parquet DIR`: the library as Parquet files (docs/parquet.md), with each
@@ -71,7 +72,13 @@ export async function duckdbCompareCommand(
   const scratch = flags.parquet ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-pq-'));
   try {
     if (scratch) await exportLibrary(flags.db, scratch, flags.experiment);
-    const source = await openParquetSource(flags.parquet ?? scratch!);
+    const { endpoint } = s3Settings(flags.parquet ? [flags.parquet] : [], flags.endpoint);
+    const source = await openParquetSource(flags.parquet ?? scratch!, {
+      endpoint,
+      note: (text) => {
+        if (isVerbose()) io.err(`note: ${text}`);
+      },
+    });
     const reports: Report[] = [];
     try {
       const ids = flags.experiment ? [flags.experiment] : await exportedExperimentIds(source);

@@ -23,8 +23,10 @@ Usage:
       first. A reference nothing declares is guessed, and the report says so.
   pairwise compare --engine duckdb [--parquet DIR | --db FILE] [--experiment ID]
                    [--reference CONDITION] [--format json|table|summary-csv] [--resamples N]
-      The same report computed by DuckDB over a Parquet export (a local folder; s3:// only
-      where DuckDB has its httpfs extension, which Pairwise does not ship).
+                   [--endpoint URL]
+      The same report computed by DuckDB over a Parquet export: a local folder, or an
+      s3://BUCKET/PREFIX (read by DuckDB's httpfs if installed, else copied to a temporary
+      folder first; --verbose says which).
   pairwise compare A B [--format …]          (A, B: files or folders)
   pairwise compare --db FILE RUN_A RUN_B
   pairwise compare --db FILE --baseline RUN --candidate RUN

@@ -255,10 +255,10 @@ describe('the DuckDB engine', () => {
     );
   });
 
-  it('refuses s3:// without httpfs, saying so, and a folder that is not an export', async () => {
-    await expect(compare({ engine: 'duckdb', parquet: 's3://bucket/export' })).rejects.toThrow(
-      /httpfs extension.*Copy the export to a local folder/,
-    );
+  it('refuses a folder that is not an export, and an address that is not s3://', async () => {
+    await expect(
+      compare({ engine: 'duckdb', parquet: 'https://example.com/export' }),
+    ).rejects.toThrow(/reads a local folder or an s3:\/\/ prefix/);
     await expect(compare({ engine: 'duckdb', parquet: harness.dir })).rejects.toThrow(
       /not a Parquet export of Pairwise: experiments\.parquet is missing/,
     );
