@@ -24,6 +24,7 @@ import { makeService, type Harness } from '../fixtures/service';
 let harness: Harness;
 let dbPath: string;
 let exportDir: string;
+let root: string;
 let experiments: string[];
 
 async function cli(run: (io: Io) => Promise<number>): Promise<string> {
@@ -34,12 +35,12 @@ async function cli(run: (io: Io) => Promise<number>): Promise<string> {
   return out.join('\n');
 }
 
-const compare = (flags: CompareFlags) =>
-  cli((io) => compareCommand([], { format: 'json', resamples: '200', ...flags }, io));
+const compare = (flags: CompareFlags, paths: string[] = []) =>
+  cli((io) => compareCommand(paths, { format: 'json', resamples: '200', ...flags }, io));
 
 beforeAll(async () => {
   harness = makeService();
-  const root = path.join(harness.dir, 'runs');
+  root = path.join(harness.dir, 'runs');
   writeParquetLibrary(root);
   await harness.service.index([root]);
   const ok = (r: { ok: boolean }) => expect(r.ok).toBe(true);
@@ -253,6 +254,55 @@ describe('the DuckDB engine', () => {
     expect(await compare({ engine: 'duckdb', parquet: exportDir })).toBe(
       await compare({ db: dbPath }),
     );
+  });
+
+  it('writes the examples CSV of every experiment byte for byte', async () => {
+    for (const experiment of experiments) {
+      const builtin = await compare({ db: dbPath, experiment, format: 'csv' });
+      expect(builtin.split('\r\n').length).toBeGreaterThan(10);
+      for (const flags of [{ parquet: exportDir }, { db: dbPath }])
+        expect(await compare({ engine: 'duckdb', experiment, format: 'csv', ...flags })).toBe(
+          builtin,
+        );
+    }
+  });
+
+  it('compares two runs, within an experiment or across two, as the built-in engine', async () => {
+    const within = ['series-base', 'series-s4'];
+    const [across] = await query<{ run_id: string }>(
+      `SELECT run_id FROM read_parquet(${file('runs')}) WHERE experiment_id = 'exp-missing' ORDER BY run_id LIMIT 1`,
+    );
+    for (const [a, b] of [within, ['series-s1', across!.run_id]]) {
+      for (const format of ['json', 'csv', 'table']) {
+        const builtin = await compare({ db: dbPath, format }, [a!, b!]);
+        expect(await compare({ engine: 'duckdb', db: dbPath, format }, [a!, b!])).toBe(builtin);
+        expect(
+          await compare({
+            engine: 'duckdb',
+            parquet: exportDir,
+            format,
+            baseline: a,
+            candidate: b,
+          }),
+        ).toBe(builtin);
+      }
+    }
+    await expect(
+      compare({ engine: 'duckdb', parquet: exportDir }, ['series-base', 'nope']),
+    ).rejects.toThrow(/There is no run "nope"/);
+  });
+
+  it('compares two paths, and a folder, indexed first as the built-in engine does', async () => {
+    const errors = path.join(root, 'errors');
+    const [a, b] = fs.readdirSync(errors).sort();
+    const pair = [path.join(errors, a!), path.join(errors, b!)];
+    for (const format of ['json', 'csv']) {
+      expect(await compare({ engine: 'duckdb', format }, pair)).toBe(
+        await compare({ format }, pair),
+      );
+    }
+    const folder = [path.join(root, 'guess')];
+    expect(await compare({ engine: 'duckdb' }, folder)).toBe(await compare({}, folder));
   });
 
   it('refuses a folder that is not an export, and an address that is not s3://', async () => {
