@@ -9,7 +9,7 @@ import { s3Settings, UsageError, type Io } from './commands';
 import { progressBar } from './progress-bar';
 import { isVerbose } from './verbosity';
 import { experimentTargets, pathPairTargets, type TargetPlan } from './compare-targets';
-import { duckdbCompareCommand } from './parquet';
+import { duckdbCompareCommand } from './compare-duckdb';
 import { defaultDbPath, packageVersion } from './paths';
 import { reportTable } from './report-table';
 
@@ -27,8 +27,8 @@ export interface CompareFlags {
   endpoint?: string;
 }
 
-const formats = ['json', 'table', 'csv', 'summary-csv'] as const;
-type Format = (typeof formats)[number];
+export const formats = ['json', 'table', 'csv', 'summary-csv'] as const;
+export type Format = (typeof formats)[number];
 
 export function parseResamples(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -39,11 +39,11 @@ export function parseResamples(text: string | undefined): number | undefined {
 }
 
 /** Two positionals without --experiment or --reference name a baseline and a candidate. */
-function isPairCall(paths: string[], flags: CompareFlags): boolean {
+export function isPairCall(paths: string[], flags: CompareFlags): boolean {
   return paths.length === 2 && !flags.experiment && !flags.reference;
 }
 
-function validate(paths: string[], flags: CompareFlags): void {
+export function validate(paths: string[], flags: CompareFlags): void {
   if ((flags.baseline === undefined) !== (flags.candidate === undefined))
     throw new UsageError('Give both --baseline RUN and --candidate RUN.');
   if (flags.baseline !== undefined && (paths.length > 0 || flags.experiment || flags.reference))
@@ -64,13 +64,26 @@ function validate(paths: string[], flags: CompareFlags): void {
   }
 }
 
+export function checkOneCsv(format: Format, targets: number): void {
+  if (targets > 1 && (format === 'csv' || format === 'summary-csv'))
+    throw new UsageError(
+      `${targets} comparisons; a CSV holds one. Pick one with --experiment, or use --format json or table.`,
+    );
+}
+
+/** The command's text, written to --out (ending in a newline) or printed. */
+export function emit(text: string, flags: CompareFlags, io: Io): void {
+  if (flags.out) fs.writeFileSync(flags.out, text.endsWith('\n') ? text : text + '\n');
+  else io.out(text.replace(/\r?\n$/, ''));
+}
+
 function render(format: Format, service: PairwiseService, key: string, report: Report): string {
   if (format === 'json') return JSON.stringify(report, null, 2);
   if (format === 'table') return reportTable(report);
   return format === 'csv' ? examplesCsv(service.db, key, report).content : summaryCsv(report);
 }
 
-function plan(
+export function planTargets(
   service: PairwiseService,
   paths: string[],
   flags: CompareFlags,
@@ -99,12 +112,12 @@ export async function compareCommand(
   flags: CompareFlags,
   io: Io,
 ): Promise<number> {
-  if (flags.engine !== undefined && flags.engine !== 'builtin')
-    return duckdbCompareCommand(paths, flags, io);
-  if (flags.parquet !== undefined) throw new UsageError('--parquet needs --engine duckdb.');
   const format = (flags.format ?? 'table') as Format;
   if (!formats.includes(format))
     throw new UsageError(`--format must be one of ${formats.join(', ')}.`);
+  if (flags.engine !== undefined && flags.engine !== 'builtin')
+    return duckdbCompareCommand(paths, flags, format, io);
+  if (flags.parquet !== undefined) throw new UsageError('--parquet needs --engine duckdb.');
   const resamples = parseResamples(flags.resamples);
   validate(paths, flags);
   const indexPaths = flags.db ? [] : paths;
@@ -128,7 +141,7 @@ export async function compareCommand(
       const stats = await service.index(indexPaths, s3);
       for (const p of stats.problems) io.err(`problem: ${p.path}: ${p.message}`);
     }
-    const { targets, notes } = plan(service, paths, flags, resamples);
+    const { targets, notes } = planTargets(service, paths, flags, resamples);
     if (targets.length === 0) {
       io.err(
         indexPaths.length > 0
@@ -137,11 +150,7 @@ export async function compareCommand(
       );
       return 1;
     }
-    if (targets.length > 1 && (format === 'csv' || format === 'summary-csv')) {
-      throw new UsageError(
-        `${targets.length} comparisons; a CSV holds one. Pick one with --experiment, or use --format json or table.`,
-      );
-    }
+    checkOneCsv(format, targets.length);
     for (const note of notes) io.err(`note: ${note}`);
     const sections: { key: string; report: Report }[] = [];
     try {
@@ -157,8 +166,7 @@ export async function compareCommand(
             2,
           )
         : sections.map((s) => render(format, service, s.key, s.report)).join('\n\n');
-    if (flags.out) fs.writeFileSync(flags.out, text.endsWith('\n') ? text : text + '\n');
-    else io.out(text.replace(/\r?\n$/, ''));
+    emit(text, flags, io);
     return 0;
   } finally {
     await service.close();

@@ -1,19 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Report } from '../../shared/compare/types';
-import { summaryCsv } from '../core/export/csv';
 import { exportParquet } from '../core/export/parquet';
 import type { ExportedReport } from '../core/export/parquet-comparisons';
-import { openDatabase } from '../core/db/open';
-import { compareFromParquet } from '../core/duckdb/engine';
-import { exportedExperimentIds } from '../core/duckdb/plan';
-import { openParquetSource } from '../core/duckdb/source';
 import { listExperiments } from '../core/experiments';
 import { openService, UsageError, type Io } from './commands';
-import { parseResamples, type CompareFlags } from './compare';
-import { defaultDbPath } from './paths';
-import { reportTable } from './report-table';
 
 /**
  * `pairwise export parquet DIR`: the library as Parquet files (docs/parquet.md), with each
@@ -46,74 +34,5 @@ export async function exportParquetCommand(
     return 0;
   } finally {
     await service.close();
-  }
-}
-
-/**
- * `pairwise compare --engine duckdb`: the report from a Parquet export (--parquet DIR), or from
- * --db exported to a temporary folder first. Same report JSON as the built-in engine.
- */
-export async function duckdbCompareCommand(
-  paths: string[],
-  flags: CompareFlags,
-  io: Io,
-): Promise<number> {
-  if (flags.engine !== 'duckdb') throw new UsageError('--engine must be builtin or duckdb.');
-  if (paths.length > 0 || flags.baseline !== undefined)
-    throw new UsageError(
-      '--engine duckdb compares the experiments of an export: give --parquet DIR or --db FILE, no PATH or --baseline.',
-    );
-  if (flags.parquet && flags.db) throw new UsageError('Give --parquet DIR or --db FILE, not both.');
-  const format = flags.format ?? 'table';
-  if (!['json', 'table', 'summary-csv'].includes(format))
-    throw new UsageError('--engine duckdb prints json, table or summary-csv.');
-  const resamples = parseResamples(flags.resamples);
-  const scratch = flags.parquet ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-pq-'));
-  try {
-    if (scratch) await exportLibrary(flags.db, scratch, flags.experiment);
-    const source = await openParquetSource(flags.parquet ?? scratch!);
-    const reports: Report[] = [];
-    try {
-      const ids = flags.experiment ? [flags.experiment] : await exportedExperimentIds(source);
-      if (ids.length === 0) {
-        io.err('No experiments in the export: index some runs first (pairwise index PATH).');
-        return 1;
-      }
-      for (const id of ids)
-        // The built-in engine's report goes through its JSON in the library: the same here.
-        reports.push(
-          JSON.parse(
-            JSON.stringify(
-              await compareFromParquet(source, id, { reference: flags.reference, resamples }),
-            ),
-          ) as Report,
-        );
-    } finally {
-      source.close();
-    }
-    const text =
-      format === 'json'
-        ? JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2)
-        : reports.map((r) => (format === 'table' ? reportTable(r) : summaryCsv(r))).join('\n\n');
-    if (flags.out) fs.writeFileSync(flags.out, text.endsWith('\n') ? text : text + '\n');
-    else io.out(text.replace(/\r?\n$/, ''));
-    return 0;
-  } finally {
-    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-async function exportLibrary(
-  db: string | undefined,
-  dir: string,
-  experiment: string | undefined,
-): Promise<void> {
-  const file = defaultDbPath(db);
-  if (!fs.existsSync(file)) throw new UsageError(`There is no library at ${file}.`);
-  const library = openDatabase(file, { readonly: true });
-  try {
-    await exportParquet(library, dir, { experiments: experiment ? [experiment] : [] });
-  } finally {
-    library.close();
   }
 }

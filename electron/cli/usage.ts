@@ -22,9 +22,11 @@ Usage:
       pairs), one section per experiment. With PATHs, index them into a temporary database
       first. A reference nothing declares is guessed, and the report says so.
   pairwise compare --engine duckdb [--parquet DIR | --db FILE] [--experiment ID]
-                   [--reference CONDITION] [--format json|table|summary-csv] [--resamples N]
-      The same report computed by DuckDB over a Parquet export (a local folder; s3:// only
-      where DuckDB has its httpfs extension, which Pairwise does not ship).
+                   [--reference CONDITION] [--format …] [--resamples N] [--endpoint URL]
+      The same output computed by DuckDB over a Parquet export: a local folder, or an
+      s3://BUCKET/PREFIX (read by DuckDB's httpfs if installed, else copied to a temporary
+      folder first; --verbose says which). Two runs too (RUN_A RUN_B, --baseline/--candidate,
+      or A B paths, indexed and exported to a temporary folder first).
   pairwise compare A B [--format …]          (A, B: files or folders)
   pairwise compare --db FILE RUN_A RUN_B
   pairwise compare --db FILE --baseline RUN --candidate RUN

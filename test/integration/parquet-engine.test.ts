@@ -15,6 +15,7 @@ import { compareCommand, type CompareFlags } from '../../electron/cli/compare';
 import { exportParquetCommand } from '../../electron/cli/parquet';
 import { dispatch } from '../../electron/core/dispatch';
 import { listExperiments } from '../../electron/core/experiments';
+import { exportParquet } from '../../electron/core/export/parquet';
 import { PARQUET_TABLES } from '../../electron/core/export/parquet-schema';
 import type { Report } from '../../shared/compare/types';
 import { HAND_MADE, writeParquetLibrary } from '../fixtures/parquet-library';
@@ -23,6 +24,7 @@ import { makeService, type Harness } from '../fixtures/service';
 let harness: Harness;
 let dbPath: string;
 let exportDir: string;
+let root: string;
 let experiments: string[];
 
 async function cli(run: (io: Io) => Promise<number>): Promise<string> {
@@ -33,12 +35,12 @@ async function cli(run: (io: Io) => Promise<number>): Promise<string> {
   return out.join('\n');
 }
 
-const compare = (flags: CompareFlags) =>
-  cli((io) => compareCommand([], { format: 'json', resamples: '200', ...flags }, io));
+const compare = (flags: CompareFlags, paths: string[] = []) =>
+  cli((io) => compareCommand(paths, { format: 'json', resamples: '200', ...flags }, io));
 
 beforeAll(async () => {
   harness = makeService();
-  const root = path.join(harness.dir, 'runs');
+  root = path.join(harness.dir, 'runs');
   writeParquetLibrary(root);
   await harness.service.index([root]);
   const ok = (r: { ok: boolean }) => expect(r.ok).toBe(true);
@@ -199,6 +201,17 @@ describe('the Parquet export', () => {
       cli((io) => exportParquetCommand(['parquet', dir], { db: dbPath, experiment: ['nope'] }, io)),
     ).rejects.toThrow(/There is no experiment "nope"/);
   });
+
+  it('leaves no file in DIR when the export fails after some tables are written', async () => {
+    const dir = path.join(harness.dir, 'failed');
+    const [experimentId] = experiments;
+    const report = JSON.parse(await compare({ db: dbPath, experiment: experimentId })) as Report;
+    // A report no longer cached fails in the comparison tables, after the first four are copied.
+    await expect(
+      exportParquet(harness.service.db, dir, { reports: [{ key: 'gone', report }] }),
+    ).rejects.toThrow(/no longer cached/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
 });
 
 describe('the DuckDB engine', () => {
@@ -243,10 +256,59 @@ describe('the DuckDB engine', () => {
     );
   });
 
-  it('refuses s3:// without httpfs, saying so, and a folder that is not an export', async () => {
-    await expect(compare({ engine: 'duckdb', parquet: 's3://bucket/export' })).rejects.toThrow(
-      /httpfs extension.*Copy the export to a local folder/,
+  it('writes the examples CSV of every experiment byte for byte', async () => {
+    for (const experiment of experiments) {
+      const builtin = await compare({ db: dbPath, experiment, format: 'csv' });
+      expect(builtin.split('\r\n').length).toBeGreaterThan(10);
+      for (const flags of [{ parquet: exportDir }, { db: dbPath }])
+        expect(await compare({ engine: 'duckdb', experiment, format: 'csv', ...flags })).toBe(
+          builtin,
+        );
+    }
+  });
+
+  it('compares two runs, within an experiment or across two, as the built-in engine', async () => {
+    const within = ['series-base', 'series-s4'];
+    const [across] = await query<{ run_id: string }>(
+      `SELECT run_id FROM read_parquet(${file('runs')}) WHERE experiment_id = 'exp-missing' ORDER BY run_id LIMIT 1`,
     );
+    for (const [a, b] of [within, ['series-s1', across!.run_id]]) {
+      for (const format of ['json', 'csv', 'table']) {
+        const builtin = await compare({ db: dbPath, format }, [a!, b!]);
+        expect(await compare({ engine: 'duckdb', db: dbPath, format }, [a!, b!])).toBe(builtin);
+        expect(
+          await compare({
+            engine: 'duckdb',
+            parquet: exportDir,
+            format,
+            baseline: a,
+            candidate: b,
+          }),
+        ).toBe(builtin);
+      }
+    }
+    await expect(
+      compare({ engine: 'duckdb', parquet: exportDir }, ['series-base', 'nope']),
+    ).rejects.toThrow(/There is no run "nope"/);
+  });
+
+  it('compares two paths, and a folder, indexed first as the built-in engine does', async () => {
+    const errors = path.join(root, 'errors');
+    const [a, b] = fs.readdirSync(errors).sort();
+    const pair = [path.join(errors, a!), path.join(errors, b!)];
+    for (const format of ['json', 'csv']) {
+      expect(await compare({ engine: 'duckdb', format }, pair)).toBe(
+        await compare({ format }, pair),
+      );
+    }
+    const folder = [path.join(root, 'guess')];
+    expect(await compare({ engine: 'duckdb' }, folder)).toBe(await compare({}, folder));
+  });
+
+  it('refuses a folder that is not an export, and an address that is not s3://', async () => {
+    await expect(
+      compare({ engine: 'duckdb', parquet: 'https://example.com/export' }),
+    ).rejects.toThrow(/reads a local folder or an s3:\/\/ prefix/);
     await expect(compare({ engine: 'duckdb', parquet: harness.dir })).rejects.toThrow(
       /not a Parquet export of Pairwise: experiments\.parquet is missing/,
     );

@@ -1,9 +1,14 @@
 import { buildExperimentReport } from '../../../shared/compare';
 import { guessedReferenceLimitation } from '../../../shared/compare/limitations';
-import type { CompareExample, CompareRun, Report } from '../../../shared/compare/types';
+import type {
+  CompareExample,
+  CompareExperiment,
+  CompareRun,
+  Report,
+} from '../../../shared/compare/types';
 import type { JsonObject, MetricDefinition, Role, RunSettings } from '../../../shared/model';
 import type { ComparePlan } from '../compare/plan';
-import { planFromExport, readExperiment } from './plan';
+import { planFromExport, planPairFromExport, readExperiment } from './plan';
 import type { ParquetSource } from './source';
 import { sqlString } from './sql';
 
@@ -32,6 +37,12 @@ interface RunRecord {
   metric_definitions: string;
 }
 
+/** A report, and the runs it was computed from by condition (their texts as hashes). */
+export interface ParquetComparison {
+  report: Report;
+  runs: Map<string, CompareRun>;
+}
+
 /**
  * An experiment's report from a Parquet export: DuckDB reads the files, selects the runs the
  * plan names and orders their examples by id; the statistics are the shared comparison
@@ -42,9 +53,27 @@ export async function compareFromParquet(
   source: ParquetSource,
   experimentId: string,
   options: EngineOptions = {},
-): Promise<Report> {
+): Promise<ParquetComparison> {
   const { experiment, record } = await readExperiment(source, experimentId);
-  const plan = await planFromExport(source, record, options);
+  return compareByPlan(source, await planFromExport(source, record, options), experiment);
+}
+
+/** Two runs of the export, whatever their experiments, as the built-in engine pairs them. */
+export async function comparePairFromParquet(
+  source: ParquetSource,
+  baselineId: string,
+  candidateId: string,
+  options: EngineOptions = {},
+): Promise<ParquetComparison> {
+  const plan = await planPairFromExport(source, baselineId, candidateId, options);
+  return compareByPlan(source, plan, plan.experiment!);
+}
+
+async function compareByPlan(
+  source: ParquetSource,
+  plan: ComparePlan,
+  experiment: CompareExperiment,
+): Promise<ParquetComparison> {
   const slots: Slot[] = [
     ...plan.conditions.map((c) => ({
       runId: c.runId,
@@ -60,7 +89,11 @@ export async function compareFromParquet(
   ];
   const runs = await readRuns(source, slots);
   await readExamples(source, slots, runs);
-  return reportOf(plan, experiment, runs);
+  const representatives = runs.slice(0, plan.conditions.length);
+  return {
+    report: reportOf(plan, experiment, runs),
+    runs: new Map(representatives.map((r) => [r.conditionName, r])),
+  };
 }
 
 async function readRuns(source: ParquetSource, slots: Slot[]): Promise<CompareRun[]> {

@@ -1,5 +1,6 @@
-import type { ReferenceBasis } from '../../../shared/contract';
+import { pairExperimentId, type ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment } from '../../../shared/compare/types';
+import { shortPair } from '../../../shared/labels';
 import type { Reproduces, Role } from '../../../shared/model';
 import type { ComparePlan } from '../compare/plan';
 import type { ParquetSource } from './source';
@@ -111,5 +112,74 @@ export async function planFromExport(
       ...(c.series_declared ? { series: { name: c.series, level: c.level } } : {}),
     })),
     referenceReplicates: replicates.map((r) => r.run_id),
+  };
+}
+
+interface PairRunRecord {
+  run_id: string;
+  experiment_id: string;
+  project: string;
+  condition: string;
+}
+
+/**
+ * The built-in engine's plan for two chosen runs (compare/plan.ts): the baseline is the
+ * reference, each side named by what tells its condition apart from the other's.
+ */
+export async function planPairFromExport(
+  source: ParquetSource,
+  baselineId: string,
+  candidateId: string,
+  options: { resamples?: number },
+): Promise<ComparePlan> {
+  if (baselineId === candidateId)
+    throw new Error('Pick two different runs: the baseline and the candidate are one run.');
+  const found = await rows<PairRunRecord>(
+    source,
+    `SELECT run_id, experiment_id, project, condition FROM runs WHERE run_id IN ($1, $2)`,
+    [baselineId, candidateId],
+  );
+  const find = (id: string) => {
+    const run = found.find((r) => r.run_id === id);
+    if (!run) throw new Error(`There is no run "${id}".`);
+    return run;
+  };
+  const baseline = find(baselineId);
+  const candidate = find(candidateId);
+  const same = baseline.condition === candidate.condition;
+  const short = shortPair(baseline.condition, candidate.condition);
+  const names = {
+    shared: same ? baseline.condition : short.shared,
+    baseline: same ? 'baseline' : short.reference,
+    candidate: same ? 'candidate' : short.candidate,
+  };
+  const id = pairExperimentId(baselineId, candidateId);
+  return {
+    experimentId: id,
+    experiment: {
+      id,
+      project: baseline.project === candidate.project ? baseline.project : 'runs',
+      name: [
+        baseline.experiment_id === candidate.experiment_id
+          ? baseline.experiment_id
+          : `${baseline.experiment_id} vs ${candidate.experiment_id}`,
+        names.shared,
+        `${baselineId} vs ${candidateId}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+      question: null,
+      claim: null,
+      deviations: [],
+      reproduces: null,
+    },
+    reference: names.baseline,
+    referenceBasis: 'chosen',
+    resamples: options.resamples ?? 10_000,
+    conditions: [
+      { name: names.baseline, runId: baselineId, role: 'reference' },
+      { name: names.candidate, runId: candidateId, role: 'intervention' },
+    ],
+    referenceReplicates: [],
   };
 }

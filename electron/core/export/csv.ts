@@ -49,7 +49,7 @@ function safeCell(cell: CsvCell, column: string): CsvCell {
 /** Excel reads a UTF-8 file as its legacy code page unless it starts with a byte order mark. */
 const BOM = '\uFEFF';
 
-function toCsv(header: string[], rows: CsvCell[][]): string {
+export function toCsv(header: string[], rows: CsvCell[][]): string {
   const safe = rows.map((row) => row.map((cell, i) => safeCell(cell, header[i] ?? '')));
   // csv-stringify quotes a cell holding the whole record delimiter (CRLF) but not a lone CR or
   // LF, which every reader takes as the end of the row: multi-line outputs would split rows, and

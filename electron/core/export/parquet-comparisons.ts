@@ -20,7 +20,6 @@ export interface ExportedReport {
 export async function writeComparisons(
   db: Db,
   staging: ParquetStaging,
-  dir: string,
   reports: ExportedReport[],
 ): Promise<number> {
   const pairs = await staging.table(COMPARISONS);
@@ -74,6 +73,6 @@ export async function writeComparisons(
   }
   for (const table of [pairs, examples, criteria]) table.finish();
   for (const spec of [COMPARISONS, COMPARISON_EXAMPLES, COMPARISON_CRITERIA])
-    await staging.copy(spec, dir);
+    await staging.copy(spec);
   return written;
 }

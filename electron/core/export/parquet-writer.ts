@@ -23,7 +23,11 @@ const FLUSH_EVERY = 20_000;
  * (the disk chosen for it), not in the system's temporary folder.
  */
 export class ParquetStaging {
+  /** Parquet files written so far, each still in the staging folder under its final name. */
+  private readonly written: string[] = [];
+
   private constructor(
+    private readonly dir: string,
     private readonly connection: DuckDBConnection,
     private readonly close: () => void,
   ) {}
@@ -35,7 +39,7 @@ export class ParquetStaging {
       threads: '2',
     });
     const connection = await instance.connect();
-    return new ParquetStaging(connection, () => {
+    return new ParquetStaging(dir, connection, () => {
       connection.closeSync();
       instance.closeSync();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -48,13 +52,27 @@ export class ParquetStaging {
     return new TableAppender(spec, await this.connection.createAppender(spec.name));
   }
 
-  /** Writes `<dir>/<table>.parquet`, its rows in the order they were appended. */
-  async copy(spec: TableSpec, dir: string): Promise<void> {
-    const file = path.join(dir, `${spec.name}.parquet`);
+  /**
+   * Writes `<table>.parquet`, its rows in the order they were appended, into the staging
+   * folder: the export's folder only gets it from `publish`, once every table is written.
+   */
+  async copy(spec: TableSpec): Promise<void> {
+    const name = `${spec.name}.parquet`;
     await this.connection.run(
-      `COPY "${spec.name}" TO ${sqlString(file)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 20480)`,
+      `COPY "${spec.name}" TO ${sqlString(path.join(this.dir, name))} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 20480)`,
     );
     await this.connection.run(`DROP TABLE "${spec.name}"`);
+    this.written.push(name);
+  }
+
+  /**
+   * Moves the written files into `target` (the folder the staging one sits in, so each move is
+   * a rename on one disk): an export that fails or is killed before this leaves `target` with
+   * no file of it, only the hidden staging folder, never a half-written Parquet file.
+   */
+  publish(target: string): void {
+    for (const name of this.written)
+      fs.renameSync(path.join(this.dir, name), path.join(target, name));
   }
 
   dispose(): void {

@@ -91,8 +91,9 @@ export async function exportParquet(
     for (const run of exportedRuns.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
       stats.examples += appendExamples(db, run, examples);
     examples.finish();
-    for (const spec of [EXPERIMENTS, CONDITIONS, RUNS, EXAMPLES]) await staging.copy(spec, dir);
-    stats.comparisonExamples = await writeComparisons(db, staging, dir, options.reports ?? []);
+    for (const spec of [EXPERIMENTS, CONDITIONS, RUNS, EXAMPLES]) await staging.copy(spec);
+    stats.comparisonExamples = await writeComparisons(db, staging, options.reports ?? []);
+    staging.publish(dir);
     return stats;
   } finally {
     staging.dispose();

@@ -34,7 +34,7 @@ function unsafeSegment(segment: string): boolean {
   return segment === '' || segment === '.' || segment === '..' || /[\\\0]/.test(segment);
 }
 
-async function listAll(
+export async function listAll(
   location: S3Location,
   settings: S3Settings,
   signal: AbortSignal,

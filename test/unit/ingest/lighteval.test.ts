@@ -9,6 +9,7 @@ import {
 import {
   lightevalSamples,
   writeLightevalDetails,
+  writeLightevalResults,
   writeOtherParquet,
 } from '../../fixtures/lighteval';
 import { importContext, importProblem } from '../../fixtures/import';
@@ -116,5 +117,75 @@ describe('lighteval details files', () => {
       status: 'skipped',
     });
     expect(await importUnit(unit(good), importContext())).toMatchObject({ status: 'imported' });
+  });
+
+  describe('metric directions from results_<date>.json beside the details', () => {
+    const CHOICE_TASK = 'leaderboard|arc|25';
+    const write = (model: string) =>
+      writeLightevalDetails(path.join(dir, 'out'), {
+        model,
+        task: CHOICE_TASK,
+        layout: 'v2',
+        samples: lightevalSamples(4, 0, false),
+      });
+
+    it('a single metric or a group, per name; one not described has none', async () => {
+      const file = await write('org/model-a');
+      writeLightevalResults(path.join(dir, 'out'), {
+        model: 'org/model-a',
+        configTasks: {
+          // Keyed without the few-shot count, as some lighteval versions write it.
+          'leaderboard|arc': {
+            name: 'arc',
+            metrics: [
+              { metric_name: 'acc', higher_is_better: true, category: 'MULTICHOICE' },
+              { metric_name: ['loss', 'other'], higher_is_better: { loss: false, other: true } },
+            ],
+          },
+          'leaderboard|mmlu|5': { metrics: [{ metric_name: 'acc_norm', higher_is_better: false }] },
+        },
+      });
+      const run = await importLighteval(file, importContext());
+      expect(run.metricDefinitions).toMatchObject({
+        acc: { direction: 'higher_is_better' },
+        acc_norm: { direction: null },
+      });
+      expect(run.warnings).toEqual([
+        expect.stringMatching(/results_<date>\.json gives no direction for acc_norm$/),
+      ]);
+    });
+
+    it('older files (`metric`, names only), a broken file or none: no direction', async () => {
+      const file = await write('m');
+      const results = { model: 'm' };
+      const none = await importLighteval(file, importContext());
+      writeLightevalResults(path.join(dir, 'out'), {
+        ...results,
+        configTasks: { [CHOICE_TASK]: { metric: ['acc', 'acc_norm'] } },
+      });
+      const namesOnly = await importLighteval(file, importContext());
+      writeLightevalResults(path.join(dir, 'out'), {
+        ...results,
+        configTasks: '{"config_tasks": ',
+      });
+      const broken = await importLighteval(file, importContext());
+      for (const run of [none, namesOnly, broken]) {
+        expect(Object.values(run.metricDefinitions).map((d) => d.direction)).toEqual([null, null]);
+        expect(run.warnings[0]).toMatch(/no metric says whether higher is better/);
+      }
+      writeLightevalResults(path.join(dir, 'out'), {
+        ...results,
+        configTasks: {
+          [CHOICE_TASK]: {
+            metrics: [
+              { metric_name: 'acc', higher_is_better: true },
+              { metric_name: 'acc_norm', higher_is_better: true },
+            ],
+          },
+        },
+      });
+      const all = await importLighteval(file, importContext());
+      expect(all.warnings[0]).toMatch(/their directions are those results_<date>\.json gives$/);
+    });
   });
 });

@@ -31,7 +31,7 @@ export const importerVersions: Record<string, string> = {
   reps: '3',
   inspect: '3',
   'lm-eval': '2',
-  lighteval: '1',
+  lighteval: '2',
   promptfoo: '2',
   jsonl: '2',
   csv: '2',

@@ -10,6 +10,7 @@ import {
   emptySettings,
   namedCondition,
   namedExperiment,
+  type Direction,
   type ImportedExample,
   type ImportedRun,
   type JsonObject,
@@ -17,6 +18,7 @@ import {
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
 import { ImportProblem, type ImportContext } from '../types';
+import { lightevalDirections } from './lighteval-results';
 import { layoutOf, QueryIds, sampleOf, type DetailsLayout } from './lighteval-samples';
 
 /** `details_<task>_<date>.parquet`; the task holds `|` (suite|task|few-shot), the date `-`. */
@@ -70,7 +72,16 @@ export async function importLighteval(file: string, ctx: ImportContext): Promise
   const examples = await readExamples(buffer, layout, Number(metadata.num_rows), ctx);
   ctx.onBytes?.(buffer.byteLength);
   const { model, project } = placeOf(file);
-  return runOf({ task: name.task!, date: name.date!, model, project, layout, examples });
+  const directions = await lightevalDirections(file, name.task!);
+  return runOf({
+    task: name.task!,
+    date: name.date!,
+    model,
+    project,
+    layout,
+    examples,
+    directions,
+  });
 }
 
 async function readExamples(
@@ -123,8 +134,9 @@ function runOf(read: {
   project: string;
   layout: DetailsLayout;
   examples: ImportedExample[];
+  directions: Map<string, Direction>;
 }): ImportedRun {
-  const { task, date, model, project, layout, examples } = read;
+  const { task, date, model, project, layout, examples, directions } = read;
   const metrics = meansOf(examples);
   const definitions: Record<string, MetricDefinition> = Object.fromEntries(
     Object.keys(metrics).map((key) => [
@@ -132,7 +144,7 @@ function runOf(read: {
       {
         description: `${key}, the mean of the per-sample scores`,
         example_field: key,
-        direction: null,
+        direction: directions.get(key) ?? null,
       },
     ]),
   );
@@ -152,9 +164,16 @@ function runOf(read: {
     metrics,
     metricDefinitions: definitions,
     provenance: { producer: { name: 'lighteval' }, date_id: date, details_layout: layout },
-    warnings: [
-      'lighteval details hold per-sample scores only: the run metrics are their means, and no metric says whether higher is better',
-    ],
+    warnings: [directionWarning(Object.keys(metrics), directions)],
     examples,
   };
+}
+
+function directionWarning(metrics: string[], directions: Map<string, Direction>): string {
+  const means = 'lighteval details hold per-sample scores only: the run metrics are their means';
+  const unsaid = metrics.filter((m) => !directions.has(m));
+  if (unsaid.length === 0) return `${means}; their directions are those results_<date>.json gives`;
+  if (unsaid.length === metrics.length)
+    return `${means}, and no metric says whether higher is better (no results_<date>.json beside the details says it)`;
+  return `${means}; results_<date>.json gives no direction for ${unsaid.join(', ')}`;
 }
