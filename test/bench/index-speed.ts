@@ -118,7 +118,11 @@ async function main(): Promise<void> {
             (baseline.failures.length === 0
               ? `, ÷ JSON.parse ${(rate / parseRate).toFixed(2)}×`
               : '') +
-            `, writers ${result.writerSeconds.toFixed(1)} s, peak RSS ${mb(rss)}, DB ${mb(result.dbBytes)}, ` +
+            `, writers ${result.writerSeconds.toFixed(1)} s` +
+            (result.lockSeconds === undefined
+              ? ''
+              : `, lock held ${((100 * result.lockSeconds) / result.seconds).toFixed(0)}% of the wall`) +
+            `, peak RSS ${mb(rss)}, DB ${mb(result.dbBytes)}, ` +
             `${result.examples} examples, ${result.failed} failed, search ${result.searchReadySeconds.toFixed(1)} s`,
         );
         for (const suffix of ['', '-wal', '-shm']) fs.rmSync(dbPath + suffix, { force: true });

@@ -65,6 +65,8 @@ export interface IndexResult {
   problems: { path: string; message: string }[];
   /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writerSeconds: number;
+  /** Time the write lock was held, summed over workers: next to the wall time, how busy the one writer is. */
+  lockSeconds?: number;
   /** Event-loop utilisation of the main thread during the pass (scan, progress, stats). */
   mainThreadBusy: number;
   /** The longest the main thread (which answers the UI's requests) was blocked at once. */
@@ -111,6 +113,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       failed: stats.sources.failed,
       problems: stats.problems.slice(0, 3),
       writerSeconds: stats.writeSeconds,
+      lockSeconds: stats.lockSeconds,
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,

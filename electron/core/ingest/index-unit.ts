@@ -21,13 +21,18 @@ export interface IndexTask {
   stream?: StreamOptions;
 }
 
-/** All that comes back to the host: counts, never the parsed run. */
-export type IndexUnitResult =
+type UnitOutcome =
   | { status: 'imported'; stat: UnitStat; runs: number; examples: number; writeSeconds: number }
   | { status: 'skipped'; stat: UnitStat | null; writeSeconds: number }
   | { status: 'failed'; stat: UnitStat | null; message: string; writeSeconds: number }
   /** The database cannot take writes (full disk, read-only, damaged): the pass stops. */
   | { status: 'unavailable'; stat: UnitStat | null; message: string; writeSeconds: number };
+
+/** All that comes back to the host: counts, never the parsed run. */
+export type IndexUnitResult = UnitOutcome & {
+  /** How long the unit held the write lock (its transactions, commits included). */
+  lockSeconds: number;
+};
 
 export function sourceRecord(
   unit: SourceUnit,
@@ -66,7 +71,7 @@ function storeFailure(
   dbPath: string,
   signal: AbortSignal,
   stat: UnitStat | null,
-): IndexUnitResult {
+): UnitOutcome {
   if (signal.aborted || error instanceof CancelledError) throw error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) {
@@ -83,7 +88,7 @@ async function storeStreamed(
   store: IndexStore,
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void,
-): Promise<IndexUnitResult | null> {
+): Promise<UnitOutcome | null> {
   const start = performance.now();
   const streamed = await streamUnit(
     task.unit,
@@ -112,7 +117,7 @@ async function storeWhole(
   task: IndexTask,
   store: IndexStore,
   signal: AbortSignal,
-): Promise<IndexUnitResult> {
+): Promise<UnitOutcome> {
   const result = await importUnitFile({ unit: task.unit }, signal);
   if (signal.aborted) throw new CancelledError();
   const record = sourceRecord(task.unit, task.folder, result);
@@ -154,13 +159,15 @@ export async function indexUnit(
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void = () => undefined,
 ): Promise<IndexUnitResult> {
+  let outcome: UnitOutcome;
   try {
-    return (
-      (await storeStreamed(task, store, signal, onBytes)) ?? (await storeWhole(task, store, signal))
-    );
+    outcome =
+      (await storeStreamed(task, store, signal, onBytes)) ??
+      (await storeWhole(task, store, signal));
   } catch (error) {
-    return storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
+    outcome = storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
   }
+  return { ...outcome, lockSeconds: store.takeLockSeconds() };
 }
 
 function statOrNull(unit: SourceUnit): UnitStat | null {

@@ -17,6 +17,8 @@ export interface IndexStats {
   problems: { path: string; message: string }[];
   /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writeSeconds: number;
+  /** Time the write lock was held by index workers: near the wall time, the lock is the limit. */
+  lockSeconds: number;
 }
 
 export interface IndexOptions {
@@ -137,7 +139,7 @@ async function runUnit(
     const stat = statOrNull(task.unit);
     const record = { path: task.unit.path, folder: task.folder, stat, sha256: null };
     store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
-    return { status: 'failed', stat, message, writeSeconds: 0 };
+    return { status: 'failed', stat, message, writeSeconds: 0, lockSeconds: 0 };
   }
 }
 
@@ -160,6 +162,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     examples: 0,
     problems: [],
     writeSeconds: 0,
+    lockSeconds: 0,
   };
   // Bytes of finished units, plus how far the workers are into the large files they stream.
   let bytesDone = 0;
@@ -197,6 +200,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     inFile.delete(unit.path);
     bytesDone += result.stat?.size ?? 0;
     stats.writeSeconds += result.writeSeconds;
+    stats.lockSeconds += result.lockSeconds;
     if (result.status === 'imported') {
       stats.sources.imported++;
       stats.runs += result.runs;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
 import { RunColumnsBuilder } from '../columns/encode';
@@ -76,6 +77,9 @@ export class IndexStore {
   private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
+  /** When this connection took the write lock, while it holds it. */
+  private lockedAt: number | null = null;
+  private lockSeconds = 0;
 
   constructor(private readonly db: Db) {
     this.upsertSource = db.prepare(`
@@ -170,18 +174,16 @@ export class IndexStore {
   ): { runs: number; examples: number; taken: TakenRunId[] } {
     let examples = 0;
     let taken: TakenRunId[] = [];
-    this.db
-      .transaction(() => {
-        taken = this.ownedElsewhere(
-          record.path,
-          runs.map((run) => run.runId),
-        );
-        if (taken.length > 0) return;
-        const sourceId = this.source(record, 'imported', null);
-        this.deleteRunsOfSource.run(sourceId);
-        runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
-      })
-      .immediate();
+    this.immediate(() => {
+      taken = this.ownedElsewhere(
+        record.path,
+        runs.map((run) => run.runId),
+      );
+      if (taken.length > 0) return;
+      const sourceId = this.source(record, 'imported', null);
+      this.deleteRunsOfSource.run(sourceId);
+      runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
+    });
     return { runs: taken.length > 0 ? 0 : runs.length, examples, taken };
   }
 
@@ -228,12 +230,44 @@ export class IndexStore {
 
   /** Remembered so that a rescan does not parse a file we do not understand again. */
   writeSkipped(record: SourceRecord): void {
-    this.db
-      .transaction(() => {
-        const sourceId = this.source(record, 'skipped', null);
-        this.deleteRunsOfSource.run(sourceId);
-      })
-      .immediate();
+    this.immediate(() => {
+      const sourceId = this.source(record, 'skipped', null);
+      this.deleteRunsOfSource.run(sourceId);
+    });
+  }
+
+  /** A write transaction, timed from taking the lock to the end of its commit. */
+  private immediate(work: () => void): void {
+    try {
+      this.db
+        .transaction(() => {
+          this.locked();
+          work();
+        })
+        .immediate();
+    } finally {
+      this.unlocked();
+    }
+  }
+
+  private locked(): void {
+    this.lockedAt = performance.now();
+  }
+
+  private unlocked(): void {
+    if (this.lockedAt === null) return;
+    this.lockSeconds += (performance.now() - this.lockedAt) / 1000;
+    this.lockedAt = null;
+  }
+
+  /**
+   * How long this connection held the write lock since the last call: with one writer at a
+   * time, the sum over workers against the wall time says whether the lock is the bottleneck.
+   */
+  takeLockSeconds(): number {
+    const seconds = this.lockSeconds;
+    this.lockSeconds = 0;
+    return seconds;
   }
 
   forget(path: string): void {
@@ -266,14 +300,17 @@ export class IndexStore {
    */
   begin(): void {
     this.db.exec('BEGIN IMMEDIATE');
+    this.locked();
   }
 
   commit(): void {
     this.db.exec('COMMIT');
+    this.unlocked();
   }
 
   rollback(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.unlocked();
   }
 
   replaceSource(record: SourceRecord): number {
