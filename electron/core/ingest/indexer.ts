@@ -143,6 +143,17 @@ async function runUnit(
   }
 }
 
+function emptyStats(): IndexStats {
+  return {
+    sources: { scanned: 0, imported: 0, unchanged: 0, failed: 0 },
+    runs: 0,
+    examples: 0,
+    problems: [],
+    writeSeconds: 0,
+    lockSeconds: 0,
+  };
+}
+
 /**
  * One index pass over some paths: scan, skip what is unchanged, hand the rest to index
  * workers, which parse each unit and write it in its own transaction through their own
@@ -156,14 +167,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const store = new IndexStore(db);
   // Each index worker writes its units through its own connection to the same file.
   const dbPath = path.resolve(db.name);
-  const stats: IndexStats = {
-    sources: { scanned: 0, imported: 0, unchanged: 0, failed: 0 },
-    runs: 0,
-    examples: 0,
-    problems: [],
-    writeSeconds: 0,
-    lockSeconds: 0,
-  };
+  const stats = emptyStats();
   // Bytes of finished units, plus how far the workers are into the large files they stream.
   let bytesDone = 0;
   let totalBytes: number | null = null;
