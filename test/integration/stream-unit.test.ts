@@ -62,7 +62,7 @@ function stored(db: Db): unknown {
     ),
     runs: rows(`SELECT * FROM runs`),
     examples: rows(
-      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash
+      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash
        FROM examples ORDER BY rowid`,
     ),
     experiments: rows(`SELECT * FROM experiments`),

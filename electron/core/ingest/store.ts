@@ -125,8 +125,8 @@ export class IndexStore {
         source_sha256 = excluded.source_sha256, missing = 0
       RETURNING rowid`);
     this.insertExample = db.prepare(`
-      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
     this.insertTrace = db.prepare(
       `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
@@ -390,7 +390,6 @@ export class IndexStore {
         example.error,
         prepared.inputHash[i],
         prepared.outputHash[i],
-        prepared.fieldsHash[i],
       );
       const trace = traces?.get(example.id);
       if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));

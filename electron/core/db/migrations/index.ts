@@ -12,6 +12,7 @@ import { m011PairDeltas } from './011-pair-deltas';
 import { m012PairArrays } from './012-pair-arrays';
 import { m013RunColumns } from './013-run-columns';
 import { m014SearchCache } from './014-search-cache';
+import { m015DropFieldsHash } from './015-drop-fields-hash';
 
 export interface Migration {
   version: number;
@@ -35,6 +36,7 @@ export const migrations: Migration[] = [
   m012PairArrays,
   m013RunColumns,
   m014SearchCache,
+  m015DropFieldsHash,
 ];
 
 export const latestVersion = migrations.length;
