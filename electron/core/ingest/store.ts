@@ -6,6 +6,7 @@ import { RunColumnsBuilder } from '../columns/encode';
 import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
+import { isBusy } from '../db/busy';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
 import { ImportProblem } from './types';
@@ -301,6 +302,21 @@ export class IndexStore {
   begin(): void {
     this.db.exec('BEGIN IMMEDIATE');
     this.locked();
+  }
+
+  /** Takes the write lock if it is free, without waiting: false when another writer holds it. */
+  tryBegin(): boolean {
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.begin();
+      return true;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   commit(): void {
