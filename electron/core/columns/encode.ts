@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../../shared/model';
 import { FieldColumn } from './field-column';
-import { HASH_BYTES, pack, type FieldHeader } from './format';
+import { HASH_BYTES, pack, type FieldHeader, type Section } from './format';
 import { bytesOf, float64s } from './growing';
 
 /** One example as the column store takes it: hashes as hex, fields as imported. */
@@ -36,13 +36,15 @@ class HashColumn {
     this.bytes.write(hex, this.count++ * HASH_BYTES, HASH_BYTES, 'hex');
   }
 
-  /** The hashes in `order`. */
-  ordered(order: number[]): Uint8Array {
-    const out = Buffer.alloc(order.length * HASH_BYTES);
-    order.forEach((i, k) =>
-      this.bytes.copy(out, k * HASH_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES),
-    );
-    return out;
+  /** The hashes in `order`, written where the store puts them. */
+  ordered(order: number[]): Section {
+    return {
+      byteLength: order.length * HASH_BYTES,
+      writeTo: (out, offset) =>
+        order.forEach((i, k) =>
+          this.bytes.copy(out, offset + k * HASH_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES),
+        ),
+    };
   }
 }
 
@@ -92,7 +94,7 @@ export class RunColumnsBuilder {
     // position[i]: where original row i lands in the sorted store.
     const position = new Uint32Array(n);
     order.forEach((i, k) => (position[i] = k));
-    const sections = new Map<string, Uint8Array>();
+    const sections = new Map<string, Section>();
     // One string and where each id ends in it: slicing it back is several times faster than
     // parsing a JSON array of a million ids.
     const idEnds = new Uint32Array(n);
@@ -100,7 +102,10 @@ export class RunColumnsBuilder {
     order.forEach((i, k) => (idEnds[k] = end += this.ids[i]!.length));
     const joined = order.map((i) => this.ids[i]).join('');
     const idsEncoding = oneByte(joined) ? 'latin1' : 'utf16le';
-    sections.set('ids', Buffer.from(joined, idsEncoding));
+    sections.set('ids', {
+      byteLength: Buffer.byteLength(joined, idsEncoding),
+      writeTo: (out, offset) => out.write(joined, offset, idsEncoding),
+    });
     sections.set('idEnds', bytesOf(idEnds));
     const rowids = this.rowids.values();
     sections.set('rowids', bytesOf(Float64Array.from(order, (i) => rowids[i]!)));
