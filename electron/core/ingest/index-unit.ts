@@ -8,7 +8,7 @@ import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { describeFsError } from './read';
 import { IndexStore, type SourceRecord } from './store';
-import { streamUnit, type StreamOptions } from './stream-unit';
+import { STREAM_FROM_BYTES, streamUnit, type StreamOptions } from './stream-unit';
 import type { SourceUnit } from './types';
 
 /** One unit for an index worker: it reads, parses and stores it through its own connection. */
@@ -33,6 +33,15 @@ export type IndexUnitResult = UnitOutcome & {
   /** How long the unit held the write lock (its transactions, commits included). */
   lockSeconds: number;
 };
+
+/**
+ * A worker that stored a file read in batches (a run of up to millions of examples) is let go
+ * rather than kept: its heap would hold that run's garbage while another worker stores the next.
+ */
+export function retiresIndexWorker(result: unknown): boolean {
+  const { stat } = result as IndexUnitResult;
+  return (stat?.size ?? 0) >= STREAM_FROM_BYTES;
+}
 
 export function sourceRecord(
   unit: SourceUnit,
