@@ -118,6 +118,7 @@ async function main(): Promise<void> {
             (baseline.failures.length === 0
               ? `, ÷ JSON.parse ${(rate / parseRate).toFixed(2)}×`
               : '') +
+            (result.cpuSeconds === undefined ? '' : `, CPU ${result.cpuSeconds.toFixed(1)} s`) +
             `, writers ${result.writerSeconds.toFixed(1)} s` +
             (result.lockSeconds === undefined
               ? ''
