@@ -17,7 +17,10 @@ export interface IndexStats {
   problems: { path: string; message: string }[];
   /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writeSeconds: number;
-  /** Time the write lock was held by index workers: near the wall time, the lock is the limit. */
+  /**
+   * Time the write lock was held by index workers (with the WAL checkpoint SQLite runs as a
+   * commit ends): near the wall time, the lock is the limit.
+   */
   lockSeconds: number;
 }
 
