@@ -25,7 +25,7 @@ export const STREAM_FROM_BYTES = 64 * 1024 ** 2;
 /** About this many bytes of examples are parsed and written at a time. */
 const BATCH_BYTES = 4 * 1024 ** 2;
 /** How much of a file may be parsed ahead while another worker holds the write lock. */
-const AHEAD_BYTES = 64 * 1024 ** 2;
+const AHEAD_BYTES = 32 * 1024 ** 2;
 /**
  * The run's other keys are parsed whole; past this they are not a run's settings and metrics
  * but something the whole-file path's value count refuses (an array bomb in "metrics").
