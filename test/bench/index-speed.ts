@@ -122,7 +122,8 @@ async function main(): Promise<void> {
             `, writers ${result.writerSeconds.toFixed(1)} s` +
             (result.lockSeconds === undefined
               ? ''
-              : `, lock held ${((100 * result.lockSeconds) / result.seconds).toFixed(0)}% of the wall`) +
+              : `, lock held ${((100 * result.lockSeconds) / result.seconds).toFixed(0)}% of the wall` +
+                ` (commits and checkpoints ${((100 * (result.commitSeconds ?? 0)) / result.seconds).toFixed(0)}%)`) +
             `, peak RSS ${mb(rss)}, DB ${mb(result.dbBytes)}, ` +
             `${result.examples} examples, ${result.failed} failed, search ${result.searchReadySeconds.toFixed(1)} s`,
         );

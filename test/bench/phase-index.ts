@@ -67,6 +67,8 @@ export interface IndexResult {
   writerSeconds: number;
   /** Time the write lock was held, summed over workers: next to the wall time, how busy the one writer is. */
   lockSeconds?: number;
+  /** Of that, the commits with the WAL checkpoints SQLite runs as they end. */
+  commitSeconds?: number;
   /**
    * CPU time of the whole process (every thread) during the pass: on a shared machine, steadier
    * than the wall time for telling two versions apart.
@@ -121,6 +123,7 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       problems: stats.problems.slice(0, 3),
       writerSeconds: stats.writeSeconds,
       lockSeconds: stats.lockSeconds,
+      commitSeconds: stats.commitSeconds,
       cpuSeconds: (used.user + used.system) / 1e6,
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,

@@ -67,7 +67,8 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
     const held =
       index.lockSeconds === undefined
         ? ''
-        : `write lock held ${Math.round((100 * index.lockSeconds) / index.seconds)}% of the wall; `;
+        : `write lock held ${Math.round((100 * index.lockSeconds) / index.seconds)}% of the wall, ` +
+          `commits with their WAL checkpoints ${Math.round((100 * (index.commitSeconds ?? 0)) / index.seconds)}%; `;
     rows.push({
       area,
       what: 'indexing speed ÷ JSON.parse speed',

@@ -7,6 +7,7 @@ import { statUnit, type UnitStat } from './identity';
 import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { describeFsError } from './read';
+import type { LockTimes } from './lock-clock';
 import { IndexStore, type SourceRecord } from './store';
 import { STREAM_FROM_BYTES, streamUnit, type StreamOptions } from './stream-unit';
 import type { SourceUnit } from './types';
@@ -28,11 +29,8 @@ type UnitOutcome =
   /** The database cannot take writes (full disk, read-only, damaged): the pass stops. */
   | { status: 'unavailable'; stat: UnitStat | null; message: string; writeSeconds: number };
 
-/** All that comes back to the host: counts, never the parsed run. */
-export type IndexUnitResult = UnitOutcome & {
-  /** How long the unit held the write lock (its transactions, commits included). */
-  lockSeconds: number;
-};
+/** All that comes back to the host: counts, never the parsed run, and its time holding the lock. */
+export type IndexUnitResult = UnitOutcome & LockTimes;
 
 /**
  * A worker that stored a file read in batches (a run of up to millions of examples) is let go
@@ -176,7 +174,7 @@ export async function indexUnit(
   } catch (error) {
     outcome = storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
   }
-  return { ...outcome, lockSeconds: store.takeLockSeconds() };
+  return { ...outcome, ...store.lockTimes() };
 }
 
 function statOrNull(unit: SourceUnit): UnitStat | null {

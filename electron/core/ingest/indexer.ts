@@ -22,6 +22,8 @@ export interface IndexStats {
    * commit ends): near the wall time, the lock is the limit.
    */
   lockSeconds: number;
+  /** Of that, the commits and their checkpoints. */
+  commitSeconds: number;
 }
 
 export interface IndexOptions {
@@ -142,7 +144,7 @@ async function runUnit(
     const stat = statOrNull(task.unit);
     const record = { path: task.unit.path, folder: task.folder, stat, sha256: null };
     store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
-    return { status: 'failed', stat, message, writeSeconds: 0, lockSeconds: 0 };
+    return { status: 'failed', stat, message, writeSeconds: 0, lockSeconds: 0, commitSeconds: 0 };
   }
 }
 
@@ -154,6 +156,7 @@ function emptyStats(): IndexStats {
     problems: [],
     writeSeconds: 0,
     lockSeconds: 0,
+    commitSeconds: 0,
   };
 }
 
@@ -208,6 +211,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     bytesDone += result.stat?.size ?? 0;
     stats.writeSeconds += result.writeSeconds;
     stats.lockSeconds += result.lockSeconds;
+    stats.commitSeconds += result.commitSeconds;
     if (result.status === 'imported') {
       stats.sources.imported++;
       stats.runs += result.runs;

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
 import { RunColumnsBuilder } from '../columns/encode';
@@ -9,6 +8,7 @@ import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import { isBusy } from '../db/busy';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
+import { LockClock, type LockTimes } from './lock-clock';
 import { ImportProblem } from './types';
 
 export interface SourceRecord {
@@ -78,9 +78,7 @@ export class IndexStore {
   private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
-  /** When this connection took the write lock, while it holds it. */
-  private lockedAt: number | null = null;
-  private lockSeconds = 0;
+  private readonly clock = new LockClock();
 
   constructor(private readonly db: Db) {
     this.upsertSource = db.prepare(`
@@ -242,33 +240,19 @@ export class IndexStore {
     try {
       this.db
         .transaction(() => {
-          this.locked();
+          this.clock.locked();
           work();
+          this.clock.committing();
         })
         .immediate();
     } finally {
-      this.unlocked();
+      this.clock.unlocked();
     }
   }
 
-  private locked(): void {
-    this.lockedAt = performance.now();
-  }
-
-  private unlocked(): void {
-    if (this.lockedAt === null) return;
-    this.lockSeconds += (performance.now() - this.lockedAt) / 1000;
-    this.lockedAt = null;
-  }
-
-  /**
-   * How long this connection held the write lock since the last call: with one writer at a
-   * time, the sum over workers against the wall time says whether the lock is the bottleneck.
-   */
-  takeLockSeconds(): number {
-    const seconds = this.lockSeconds;
-    this.lockSeconds = 0;
-    return seconds;
+  /** How long this connection held the write lock since the last call, and committed. */
+  lockTimes(): LockTimes {
+    return this.clock.take();
   }
 
   forget(path: string): void {
@@ -301,7 +285,7 @@ export class IndexStore {
    */
   begin(): void {
     this.db.exec('BEGIN IMMEDIATE');
-    this.locked();
+    this.clock.locked();
   }
 
   /** Takes the write lock if it is free, without waiting: false when another writer holds it. */
@@ -320,13 +304,14 @@ export class IndexStore {
   }
 
   commit(): void {
+    this.clock.committing();
     this.db.exec('COMMIT');
-    this.unlocked();
+    this.clock.unlocked();
   }
 
   rollback(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
-    this.unlocked();
+    this.clock.unlocked();
   }
 
   replaceSource(record: SourceRecord): number {
