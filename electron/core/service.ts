@@ -13,6 +13,7 @@ import { findingsSyncHandlers } from './handlers/findings-sync';
 import { libraryHandlers } from './handlers/library';
 import type { Handlers } from './handlers/types';
 import { workbenchHandlers } from './handlers/workbench';
+import { retiresIndexWorker } from './ingest/index-unit';
 import { indexPaths, type IndexStats } from './ingest/indexer';
 import { BucketPoller } from './sources/bucket-poller';
 import { watchedBuckets } from './sources/buckets';
@@ -237,6 +238,8 @@ export class PairwiseService {
     this.indexPool ??= new WorkerPool(
       workerEntry('index'),
       this.options.indexWorkers ?? Math.max(1, Math.min(4, os.availableParallelism())),
+      undefined,
+      retiresIndexWorker,
     );
     return this.indexPool;
   }

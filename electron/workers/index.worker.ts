@@ -13,6 +13,11 @@ function storeFor(dbPath: string): { db: Db; store: IndexStore } {
     const db = openDatabase(dbPath);
     // Short waits for the write lock, so a cancel is seen between them (index-unit.ts retries).
     db.pragma('busy_timeout = 1000');
+    // SQLite checkpoints the WAL as a commit ends once it holds 1,000 pages (4 MB): with
+    // thousands of small files that was a checkpoint every few commits, 56% of the time the
+    // lock counted as held. At 32 MB the commits of the 1gb bench library took 23% less time
+    // and its pass 15% less wall time.
+    db.pragma('wal_autocheckpoint = 8192');
     entry = { db, store: new IndexStore(db) };
     stores.set(dbPath, entry);
   }

@@ -65,6 +65,15 @@ export interface IndexResult {
   problems: { path: string; message: string }[];
   /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writerSeconds: number;
+  /** Time the write lock was held, summed over workers: next to the wall time, how busy the one writer is. */
+  lockSeconds?: number;
+  /** Of that, the commits with the WAL checkpoints SQLite runs as they end. */
+  commitSeconds?: number;
+  /**
+   * CPU time of the whole process (every thread) during the pass: on a shared machine, steadier
+   * than the wall time for telling two versions apart.
+   */
+  cpuSeconds?: number;
   /** Event-loop utilisation of the main thread during the pass (scan, progress, stats). */
   mainThreadBusy: number;
   /** The longest the main thread (which answers the UI's requests) was blocked at once. */
@@ -94,8 +103,10 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
   try {
     sampler.reset();
     const elu = performance.eventLoopUtilization();
+    const cpu = process.cpuUsage();
     const first = await timed(() => longestBlock(() => service.index([args.dir])));
     const busy = performance.eventLoopUtilization(elu);
+    const used = process.cpuUsage(cpu);
     const peakRss = sampler.peak();
     const stats = first.value.value;
     const searchReady = await timed(() => service.search.idle());
@@ -111,6 +122,9 @@ export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
       failed: stats.sources.failed,
       problems: stats.problems.slice(0, 3),
       writerSeconds: stats.writeSeconds,
+      lockSeconds: stats.lockSeconds,
+      commitSeconds: stats.commitSeconds,
+      cpuSeconds: (used.user + used.system) / 1e6,
       mainThreadBusy: busy.utilization,
       blockedSeconds: first.value.blockedSeconds,
       peakRss,

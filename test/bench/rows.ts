@@ -65,10 +65,15 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
   if (complete && parsedAll) {
     const r = baseline.seconds / index.seconds;
     const writer = index.writerSeconds / index.seconds;
+    const held =
+      index.lockSeconds === undefined
+        ? ''
+        : `write lock held ${Math.round((100 * index.lockSeconds) / index.seconds)}% of the wall, ` +
+          `commits with their WAL checkpoints ${Math.round((100 * (index.commitSeconds ?? 0)) / index.seconds)}%; `;
     rows.push({
       area,
       what: 'indexing speed ÷ JSON.parse speed',
-      result: `${ratio(r)} (index workers writing ${Math.round(writer * 100)}% of the wall, summed; main thread busy ${Math.round(index.mainThreadBusy * 100)}%)`,
+      result: `${ratio(r)} (${held}index workers writing ${Math.round(writer * 100)}% of the wall, summed, lock waits included; main thread busy ${Math.round(index.mainThreadBusy * 100)}%)`,
       target: '≥ 0.8×',
       met: met(r >= 0.8),
       why: first

@@ -19,6 +19,7 @@ import {
   type GeneratedLibrary,
   type LibrarySpec,
 } from './generate';
+import { SPECS } from './specs';
 import { codeVersion, describeMachine, timed } from './measure';
 import type { CompareArgs, CompareResult } from './phase-compare';
 import type { DuckArgs, DuckResult } from './phase-duckdb';
@@ -30,40 +31,6 @@ import { keepingSections } from './kept-sections';
 import { BenchProgress, type Step } from './progress';
 import { renderMarkdown } from './report';
 import type { BenchResults, LibraryResult } from './results';
-
-const REALISTIC = { inputChars: 200, outputChars: 600 };
-
-export const SPECS = {
-  small: { name: 'small', experiments: 2, runsPerExperiment: 10, examples: 1000, ...REALISTIC },
-  pair100k: {
-    name: 'pair100k',
-    experiments: 1,
-    runsPerExperiment: 2,
-    examples: 100_000,
-    ...REALISTIC,
-  },
-  '1gb': { name: '1gb', experiments: 100, runsPerExperiment: 10, examples: 1000, ...REALISTIC },
-  pair1m: {
-    name: 'pair1m',
-    experiments: 1,
-    runsPerExperiment: 2,
-    examples: 1_000_000,
-    ...REALISTIC,
-  },
-  /**
-   * The realistic 1M-example run file is ~880 MB, past V8's 512 MiB string limit, which the
-   * JSON.parse baseline hits (Pairwise reads such files in batches). Shorter texts keep the
-   * same million pairs under it, for when the realistic pair cannot be indexed.
-   */
-  pair1mShort: {
-    name: 'pair1m-short',
-    experiments: 1,
-    runsPerExperiment: 2,
-    examples: 1_000_000,
-    inputChars: 60,
-    outputChars: 180,
-  },
-} satisfies Record<string, LibrarySpec>;
 
 export type Size = 'small' | '1gb' | '1m';
 const SIZES: Size[] = ['small', '1gb', '1m'];

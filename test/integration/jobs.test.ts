@@ -14,6 +14,11 @@ const stuck = sourceWorkerEntry(path.join(__dirname, '../fixtures/workers/stuck.
 
 const cleanups = cleanupsAfterEach();
 
+interface Counted {
+  counted: number;
+  thread: number;
+}
+
 function setup(): {
   db: Db;
   progress: { jobId: string; progress: JobProgress }[];
@@ -73,6 +78,17 @@ describe('worker pool and jobs', () => {
     expect(progress.length).toBeLessThan(30);
     expect(progress.at(-1)?.progress.done).toBe(30);
     expect(db.prepare(`SELECT value FROM results`).all()).toEqual([{ value: 30 }]);
+  });
+
+  it('lets a worker go after a task its result says was large, and keeps the others', async () => {
+    const pool = new WorkerPool(counting, 1, 2000, (result) => (result as Counted).counted >= 10);
+    cleanups.push(() => pool.close());
+    const count = (steps: number) => pool.run<Counted>({ steps, delayMs: 0 });
+    const large = await count(10);
+    const next = await count(1);
+    const after = await count(1);
+    expect(next.thread).not.toBe(large.thread);
+    expect(after.thread).toBe(next.thread);
   });
 
   it('cancels cooperatively: the job stops and its partial results are never committed', async () => {

@@ -62,7 +62,7 @@ function stored(db: Db): unknown {
     ),
     runs: rows(`SELECT * FROM runs`),
     examples: rows(
-      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash
+      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash
        FROM examples ORDER BY rowid`,
     ),
     experiments: rows(`SELECT * FROM experiments`),
@@ -170,6 +170,46 @@ describe('large MechLens files, read in batches', () => {
     await expect(indexUnit(task, store, controller.signal)).rejects.toThrow(CancelledError);
     expect(db.inTransaction).toBe(false);
     expect(stored(db)).toEqual(before);
+  });
+
+  it('read batches ahead while another worker holds the write lock, and store the same', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const file = runFile(s.dir, text);
+    const whole = s.db('whole');
+    for (const [bad, message] of [
+      [text, null],
+      [text.replace('"ex-9"', '"ex-3"'), /duplicate example id "ex-3"/],
+    ] as const) {
+      fs.writeFileSync(file, bad);
+      if (!message) await index(whole, file, WHOLE);
+      const db = s.db(message ? 'bad' : 'good');
+      const other = openDatabase(db.name);
+      other.exec('BEGIN IMMEDIATE');
+      const store = new IndexStore(db);
+      const tryBegin = store.tryBegin.bind(store);
+      let refused = 0;
+      // The other writer lets go after the third batch was read ahead.
+      store.tryBegin = () => {
+        if (refused === 3 && other.inTransaction) other.exec('COMMIT');
+        const began = tryBegin();
+        if (!began) refused++;
+        return began;
+      };
+      const unit = { path: file, kind: 'file' as const, files: [file] };
+      const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
+      const result = await indexUnit(task, store, new AbortController().signal);
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+      if (message) {
+        expect(result).toMatchObject({ status: 'failed', message: expect.stringMatching(message) });
+        expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 0 });
+      } else {
+        expect(refused).toBe(3);
+        expect(result).toMatchObject({ status: 'imported', examples: 34 });
+        expect(stored(db)).toEqual(stored(whole));
+      }
+    }
   });
 
   it('leave other JSON to the whole-file readers', async () => {

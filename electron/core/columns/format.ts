@@ -40,17 +40,24 @@ export const HASH_BYTES = 20;
 
 const align = (n: number) => (n + 7) & ~7;
 
+/**
+ * A section's bytes, or how many there will be and how to write them in place: a large run's
+ * biggest sections are written straight into the store rather than built and then copied.
+ */
+export type Section =
+  Uint8Array | { byteLength: number; writeTo(out: Buffer, offset: number): void };
+
 /** Lays sections out after the header. */
 export function pack(
   n: number,
   ids: ColumnHeader['ids'],
   fields: FieldHeader[],
-  sections: Map<string, Uint8Array>,
+  sections: Map<string, Section>,
 ): Buffer {
   const header: ColumnHeader = { n, ids, sections: {}, fields };
   // The header's length depends on the offsets it records: lay out relative to its end first.
   let relative = 0;
-  const placed: [string, number, Uint8Array][] = [];
+  const placed: [string, number, Section][] = [];
   for (const [name, bytes] of sections) {
     placed.push([name, relative, bytes]);
     relative = align(relative + bytes.byteLength);
@@ -71,7 +78,8 @@ export function pack(
   headerBytes.copy(out, 8);
   for (const [name, , bytes] of placed) {
     const [offset] = header.sections[name]!;
-    out.set(bytes, offset);
+    if (bytes instanceof Uint8Array) out.set(bytes, offset);
+    else bytes.writeTo(out, offset);
   }
   return out;
 }

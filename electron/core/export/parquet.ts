@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Db } from '../db/open';
 import { conditionsOf, listExperiments } from '../experiments';
+import { sha1 } from '../ingest/prepare';
 import { listRuns } from '../library';
 import { writeComparisons, type ExportedReport } from './parquet-comparisons';
 import { CONDITIONS, EXAMPLES, EXPERIMENTS, RUNS } from './parquet-schema';
@@ -48,7 +49,6 @@ interface ExampleRow {
   fields: string;
   input_hash: string;
   output_hash: string;
-  fields_hash: string;
 }
 
 const jsonList = (text: string) => JSON.parse(text) as string[];
@@ -196,7 +196,7 @@ function appendExamples(db: Db, run: RunDetail, examples: TableAppender): number
   let n = 0;
   const rows = db
     .prepare(
-      `SELECT example_id, input, output, target, error, fields, input_hash, output_hash, fields_hash
+      `SELECT example_id, input, output, target, error, fields, input_hash, output_hash
        FROM examples WHERE run_rowid = ? ORDER BY example_id`,
     )
     .iterate(run.rowid) as IterableIterator<ExampleRow>;
@@ -211,7 +211,8 @@ function appendExamples(db: Db, run: RunDetail, examples: TableAppender): number
       e.fields,
       e.input_hash,
       e.output_hash,
-      e.fields_hash,
+      // The library no longer stores it (nothing there reads it); readers of the export may.
+      sha1(e.fields),
     ]);
     n++;
   }

@@ -8,8 +8,9 @@ import { importUnitFile, type ImportTaskResult } from './import-task';
 import { importerVersions } from './importers';
 import { describeFsError } from './read';
 import type { RemoteUnit } from '../sources/s3-objects';
+import type { LockTimes } from './lock-clock';
 import { IndexStore, type SourceRecord } from './store';
-import { streamUnit, type StreamOptions } from './stream-unit';
+import { STREAM_FROM_BYTES, streamUnit, type StreamOptions } from './stream-unit';
 import { sourcePathOf, type SourceUnit } from './types';
 
 /** One unit for an index worker: it reads, parses and stores it through its own connection. */
@@ -24,13 +25,24 @@ export interface IndexTask {
   remote?: RemoteUnit;
 }
 
-/** All that comes back to the host: counts, never the parsed run. */
-export type IndexUnitResult =
+type UnitOutcome =
   | { status: 'imported'; stat: UnitStat; runs: number; examples: number; writeSeconds: number }
   | { status: 'skipped'; stat: UnitStat | null; writeSeconds: number }
   | { status: 'failed'; stat: UnitStat | null; message: string; writeSeconds: number }
   /** The database cannot take writes (full disk, read-only, damaged): the pass stops. */
   | { status: 'unavailable'; stat: UnitStat | null; message: string; writeSeconds: number };
+
+/** All that comes back to the host: counts, never the parsed run, and its time holding the lock. */
+export type IndexUnitResult = UnitOutcome & LockTimes;
+
+/**
+ * A worker that stored a file read in batches (a run of up to millions of examples) is let go
+ * rather than kept: its heap would hold that run's garbage while another worker stores the next.
+ */
+export function retiresIndexWorker(result: unknown): boolean {
+  const { stat } = result as IndexUnitResult;
+  return (stat?.size ?? 0) >= STREAM_FROM_BYTES;
+}
 
 export function sourceRecord(
   unit: SourceUnit,
@@ -69,7 +81,7 @@ function storeFailure(
   dbPath: string,
   signal: AbortSignal,
   stat: UnitStat | null,
-): IndexUnitResult {
+): UnitOutcome {
   if (signal.aborted || error instanceof CancelledError) throw error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) {
@@ -86,7 +98,7 @@ async function storeStreamed(
   store: IndexStore,
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void,
-): Promise<IndexUnitResult | null> {
+): Promise<UnitOutcome | null> {
   const start = performance.now();
   const streamed = await streamUnit(
     task.unit,
@@ -115,7 +127,7 @@ async function storeWhole(
   task: IndexTask,
   store: IndexStore,
   signal: AbortSignal,
-): Promise<IndexUnitResult> {
+): Promise<UnitOutcome> {
   const result = await importUnitFile({ unit: task.unit }, signal);
   if (signal.aborted) throw new CancelledError();
   const record = sourceRecord(task.unit, task.folder, result);
@@ -157,13 +169,15 @@ export async function indexUnit(
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void = () => undefined,
 ): Promise<IndexUnitResult> {
+  let outcome: UnitOutcome;
   try {
-    return (
-      (await storeStreamed(task, store, signal, onBytes)) ?? (await storeWhole(task, store, signal))
-    );
+    outcome =
+      (await storeStreamed(task, store, signal, onBytes)) ??
+      (await storeWhole(task, store, signal));
   } catch (error) {
-    return storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
+    outcome = storeFailure(error, task.dbPath, signal, statOrNull(task.unit));
   }
+  return { ...outcome, ...store.lockTimes() };
 }
 
 function statOrNull(unit: SourceUnit): UnitStat | null {

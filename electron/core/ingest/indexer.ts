@@ -19,6 +19,13 @@ export interface IndexStats {
   problems: { path: string; message: string }[];
   /** Time the index workers spent storing units (lock waits included), summed over workers. */
   writeSeconds: number;
+  /**
+   * Time the write lock was held by index workers (with the WAL checkpoint SQLite runs as a
+   * commit ends): near the wall time, the lock is the limit.
+   */
+  lockSeconds: number;
+  /** Of that, the commits and their checkpoints. */
+  commitSeconds: number;
 }
 
 export interface IndexOptions {
@@ -144,7 +151,7 @@ async function runUnit(
     const stat = statOrNull(task.unit);
     const record = { path: task.unit.path, folder: task.folder, stat, sha256: null };
     store.writeFailed({ ...record, importer: null, importerVersion: null }, message);
-    return { status: 'failed', stat, message, writeSeconds: 0 };
+    return { status: 'failed', stat, message, writeSeconds: 0, lockSeconds: 0, commitSeconds: 0 };
   }
 }
 
@@ -171,6 +178,18 @@ function sizeOfUnit(unit: SourceUnit, scan: SourcesScan): number {
   return remote ? unitSize(remote.objects) : (statOrNull(unit)?.size ?? 0);
 }
 
+function emptyStats(): IndexStats {
+  return {
+    sources: { scanned: 0, imported: 0, unchanged: 0, failed: 0 },
+    runs: 0,
+    examples: 0,
+    problems: [],
+    writeSeconds: 0,
+    lockSeconds: 0,
+    commitSeconds: 0,
+  };
+}
+
 /**
  * One index pass over some paths: scan, skip what is unchanged, hand the rest to index
  * workers, which parse each unit and write it in its own transaction through their own
@@ -184,13 +203,7 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const store = new IndexStore(db);
   // Each index worker writes its units through its own connection to the same file.
   const dbPath = path.resolve(db.name);
-  const stats: IndexStats = {
-    sources: { scanned: 0, imported: 0, unchanged: 0, failed: 0 },
-    runs: 0,
-    examples: 0,
-    problems: [],
-    writeSeconds: 0,
-  };
+  const stats = emptyStats();
   // Bytes of finished units, plus how far the workers are into the large files they stream.
   let bytesDone = 0;
   let totalBytes: number | null = null;
@@ -219,6 +232,8 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     inFile.delete(unit.path);
     bytesDone += result.stat?.size ?? 0;
     stats.writeSeconds += result.writeSeconds;
+    stats.lockSeconds += result.lockSeconds;
+    stats.commitSeconds += result.commitSeconds;
     if (result.status === 'imported') {
       stats.sources.imported++;
       stats.runs += result.runs;

@@ -5,8 +5,10 @@ import { RunColumnsBuilder } from '../columns/encode';
 import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
+import { isBusy } from '../db/busy';
 import type { Db } from '../db/open';
 import type { UnitStat } from './identity';
+import { LockClock, type LockTimes } from './lock-clock';
 import { ImportProblem } from './types';
 
 export interface SourceRecord {
@@ -76,6 +78,7 @@ export class IndexStore {
   private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
+  private readonly clock = new LockClock();
 
   constructor(private readonly db: Db) {
     this.upsertSource = db.prepare(`
@@ -121,8 +124,8 @@ export class IndexStore {
         source_sha256 = excluded.source_sha256, missing = 0
       RETURNING rowid`);
     this.insertExample = db.prepare(`
-      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash, fields_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
     this.insertTrace = db.prepare(
       `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
@@ -170,18 +173,16 @@ export class IndexStore {
   ): { runs: number; examples: number; taken: TakenRunId[] } {
     let examples = 0;
     let taken: TakenRunId[] = [];
-    this.db
-      .transaction(() => {
-        taken = this.ownedElsewhere(
-          record.path,
-          runs.map((run) => run.runId),
-        );
-        if (taken.length > 0) return;
-        const sourceId = this.source(record, 'imported', null);
-        this.deleteRunsOfSource.run(sourceId);
-        runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
-      })
-      .immediate();
+    this.immediate(() => {
+      taken = this.ownedElsewhere(
+        record.path,
+        runs.map((run) => run.runId),
+      );
+      if (taken.length > 0) return;
+      const sourceId = this.source(record, 'imported', null);
+      this.deleteRunsOfSource.run(sourceId);
+      runs.forEach((run, i) => (examples += this.writeRun(sourceId, record, run, prepared[i]!)));
+    });
     return { runs: taken.length > 0 ? 0 : runs.length, examples, taken };
   }
 
@@ -228,12 +229,30 @@ export class IndexStore {
 
   /** Remembered so that a rescan does not parse a file we do not understand again. */
   writeSkipped(record: SourceRecord): void {
-    this.db
-      .transaction(() => {
-        const sourceId = this.source(record, 'skipped', null);
-        this.deleteRunsOfSource.run(sourceId);
-      })
-      .immediate();
+    this.immediate(() => {
+      const sourceId = this.source(record, 'skipped', null);
+      this.deleteRunsOfSource.run(sourceId);
+    });
+  }
+
+  /** A write transaction, timed from taking the lock to the end of its commit. */
+  private immediate(work: () => void): void {
+    try {
+      this.db
+        .transaction(() => {
+          this.clock.locked();
+          work();
+          this.clock.committing();
+        })
+        .immediate();
+    } finally {
+      this.clock.unlocked();
+    }
+  }
+
+  /** How long this connection held the write lock since the last call, and committed. */
+  lockTimes(): LockTimes {
+    return this.clock.take();
   }
 
   forget(path: string): void {
@@ -266,14 +285,33 @@ export class IndexStore {
    */
   begin(): void {
     this.db.exec('BEGIN IMMEDIATE');
+    this.clock.locked();
+  }
+
+  /** Takes the write lock if it is free, without waiting: false when another writer holds it. */
+  tryBegin(): boolean {
+    const timeout = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.begin();
+      return true;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    } finally {
+      this.db.pragma(`busy_timeout = ${timeout}`);
+    }
   }
 
   commit(): void {
+    this.clock.committing();
     this.db.exec('COMMIT');
+    this.clock.unlocked();
   }
 
   rollback(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.clock.unlocked();
   }
 
   replaceSource(record: SourceRecord): number {
@@ -353,7 +391,6 @@ export class IndexStore {
         example.error,
         prepared.inputHash[i],
         prepared.outputHash[i],
-        prepared.fieldsHash[i],
       );
       const trace = traces?.get(example.id);
       if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));

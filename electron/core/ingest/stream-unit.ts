@@ -7,23 +7,12 @@ import { sha256Files } from './hash';
 import { statUnit, type UnitStat } from './identity';
 import { importerVersions } from './importers';
 import { isInspectJsonLog } from './importers/inspect';
-import {
-  importMechlens,
-  isMechlensRecord,
-  MECHLENS_RUNS_DIR,
-  readExampleBatch,
-} from './importers/mechlens';
-import { positionOf, readRange, scanJsonObject, type ArrayLayout } from './json-layout';
-import {
-  cleanExampleBatch,
-  cleanRunFields,
-  MAX_EXAMPLES_PER_RUN,
-  NormalizationCheck,
-  tooManyExamples,
-} from './limits';
+import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './importers/mechlens';
+import { readRange, scanJsonObject, type ArrayLayout } from './json-layout';
+import { cleanRunFields, MAX_EXAMPLES_PER_RUN, tooManyExamples } from './limits';
 import { RunColumnsBuilder } from '../columns/encode';
-import { prepareExampleList } from './prepare';
-import { checkDepth, DEFAULT_MAX_BYTES, explainJsonError } from './read';
+import { DEFAULT_MAX_BYTES } from './read';
+import { BatchReader, decode, parsePart, type ParsedBatch } from './stream-batches';
 import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
 import { ImportProblem, sourcePathOf, type SourceUnit } from './types';
 
@@ -35,6 +24,8 @@ import { ImportProblem, sourcePathOf, type SourceUnit } from './types';
 export const STREAM_FROM_BYTES = 64 * 1024 ** 2;
 /** About this many bytes of examples are parsed and written at a time. */
 const BATCH_BYTES = 4 * 1024 ** 2;
+/** How much of a file may be parsed ahead while another worker holds the write lock. */
+const AHEAD_BYTES = 32 * 1024 ** 2;
 /**
  * The run's other keys are parsed whole; past this they are not a run's settings and metrics
  * but something the whole-file path's value count refuses (an array bomb in "metrics").
@@ -49,30 +40,6 @@ export interface StreamOptions {
 export type StreamedUnit =
   | { status: 'imported'; stat: UnitStat; runs: number; examples: number }
   | { status: 'failed'; stat: UnitStat; sha256: string | null; message: string };
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function decode(bytes: Uint8Array, fd: number, offset: number): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new ImportProblem(`${positionOf(fd, offset)}: not valid UTF-8 text`);
-  }
-}
-
-/** JSON.parse of part of the file, its errors placed in the file rather than in the part. */
-function parsePart(text: string, fd: number, offset: number): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    const where = positionOf(fd, offset).replace(/, column.*$/, '');
-    throw new ImportProblem(`near ${where}: ${explainJsonError(text, error, 1, false)}`);
-  }
-  // Depth as in the whole document, where this part sits inside the run object.
-  if (value !== null && typeof value === 'object') checkDepth([value]);
-  return value;
-}
 
 /** The run's top-level keys other than `examples`, as JSON.parse of the whole file gives them. */
 function readHeader(fd: number, members: { key: string; valueStart: number; valueEnd: number }[]) {
@@ -113,14 +80,41 @@ function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number):
 }
 
 /**
- * Writes the planned run batch by batch inside one transaction held by the caller, yielding
- * between batches so a cancel is seen. Returns the number of examples written.
+ * While another worker holds the write lock, reads batches ahead (up to AHEAD_BYTES of the file)
+ * instead of waiting idle, so that two large files are parsed while the other one is written.
+ * Returns the batches read, holding the lock.
+ */
+async function readWhileLocked(
+  store: IndexStore,
+  reader: BatchReader,
+  begin: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<ParsedBatch[]> {
+  const ahead: ParsedBatch[] = [];
+  let bytes = 0;
+  while (bytes < AHEAD_BYTES && !reader.done) {
+    if (store.tryBegin()) return ahead;
+    const batch = reader.next()!;
+    ahead.push(batch);
+    bytes += batch.bytes;
+    await yieldToEvents();
+    if (signal.aborted) throw new CancelledError();
+  }
+  await begin();
+  return ahead;
+}
+
+/**
+ * Writes the planned run batch by batch inside one transaction held by the caller (the batches
+ * read ahead first), yielding between batches so a cancel is seen. Returns the number of
+ * examples written.
  */
 async function writeBatches(
-  fd: number,
   store: IndexStore,
   record: SourceRecord,
   { run, array }: Plan,
+  reader: BatchReader,
+  ahead: ParsedBatch[],
   signal: AbortSignal,
   onBytes: (bytesRead: number) => void,
 ): Promise<number> {
@@ -128,19 +122,11 @@ async function writeBatches(
   if (taken.length > 0) throw new DuplicateRunIdProblem(taken);
   const sourceId = store.replaceSource(record);
   const rowid = store.insertRunRow(sourceId, record, run, array.elements);
-  const seen = new Map<string, number>();
-  const cleaned = new Map<string, string>();
-  const normalization = new NormalizationCheck();
   const columns = new RunColumnsBuilder();
   let written = 0;
-  for (const batch of array.batches) {
-    const text = decode(readRange(fd, batch.start, batch.end), fd, batch.start);
-    const raw = parsePart(`[${text}]`, fd, batch.start) as unknown[];
-    const examples = readExampleBatch(raw, batch.first, seen);
-    cleanExampleBatch(examples, seen, cleaned);
-    normalization.add(examples);
-    store.insertExamples(rowid, examples, prepareExampleList(examples), undefined, columns);
-    written += examples.length;
+  for (let batch = ahead.shift() ?? reader.next(); batch; batch = ahead.shift() ?? reader.next()) {
+    store.insertExamples(rowid, batch.examples, batch.prepared, undefined, columns);
+    written += batch.examples.length;
     onBytes(batch.end);
     await yieldToEvents();
     if (signal.aborted) throw new CancelledError();
@@ -148,7 +134,7 @@ async function writeBatches(
   if (written !== array.elements) {
     throw new ImportProblem(`the examples list holds ${written} examples, not ${array.elements}`);
   }
-  const warning = normalization.warning();
+  const warning = reader.normalization.warning();
   if (warning) store.setWarnings(rowid, [...run.warnings, warning]);
   store.writeColumns(rowid, columns);
   return written;
@@ -193,9 +179,10 @@ export async function streamUnit(
     }
     if (!planned) return null;
     sha256 = await sha256Files(unit.files, signal);
-    await begin();
+    const reader = new BatchReader(fd, planned.array.batches);
     try {
-      const examples = await writeBatches(fd, store, record(), planned, signal, onBytes);
+      const ahead = await readWhileLocked(store, reader, begin, signal);
+      const examples = await writeBatches(store, record(), planned, reader, ahead, signal, onBytes);
       const after = statUnit(unit);
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
         throw new ImportProblem(

@@ -34,10 +34,16 @@ export class WorkerPool {
   private nextTaskId = 1;
   private closed = false;
 
+  /**
+   * `retire` says, from a task's result, that its worker should go rather than wait for the
+   * next task: a worker that went through a very large unit keeps its heap (hundreds of MB of
+   * garbage V8 has no reason to collect while idle) until it works again.
+   */
   constructor(
     private readonly entry: WorkerEntry,
     private readonly size: number,
     private readonly graceMs = 2000,
+    private readonly retire: (result: unknown) => boolean = () => false,
   ) {}
 
   run<T>(payload: unknown, options: RunOptions = {}): Promise<T> {
@@ -115,6 +121,10 @@ export class WorkerPool {
       return;
     }
     this.release(slot);
+    if (message.type === 'result' && this.retire(message.value)) {
+      this.slots = this.slots.filter((s) => s !== slot);
+      void slot.worker.terminate();
+    }
     if (message.type === 'result') pending.resolve(message.value);
     else pending.reject(message.cancelled ? new CancelledError() : new Error(message.message));
     this.pump();

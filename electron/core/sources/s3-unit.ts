@@ -52,7 +52,7 @@ export async function indexRemoteUnit(
         () => store.writeFailed({ ...record, importer: null, importerVersion: null }, message),
         signal,
       );
-      return { status: 'failed', stat, message, writeSeconds: 0 };
+      return { status: 'failed', stat, message, writeSeconds: 0, lockSeconds: 0, commitSeconds: 0 };
     }
     const result = await indexUnit({ ...task, unit: fetched.unit }, store, signal);
     if (result.status !== 'unavailable') {

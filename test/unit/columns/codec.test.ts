@@ -110,6 +110,36 @@ describe('a run column store', () => {
     });
   });
 
+  it('keeps every field value of a run larger than its growing arrays first hold', () => {
+    const n = 3000;
+    const value = (i: number): JsonObject => ({
+      score: i % 7 === 0 ? null : i / 4,
+      refused: i % 3 === 0,
+      label: `l${i % 11}`,
+      ...(i % 2 === 0 ? { mixed: i % 4 === 0 ? i : `m${i}` } : {}),
+      ...(i % 5 === 0 ? { list: [i, { at: i }] } : {}),
+      ...(i % 13 === 0 ? { rare: null } : {}),
+    });
+    const rows = Array.from({ length: n }, (_, i) => ({
+      id: `ex-${String(n - i).padStart(5, '0')}`,
+      fields: value(i),
+      error: i % 17 === 0 ? `e${i}` : null,
+    }));
+    const builder = new RunColumnsBuilder();
+    const columnRows = build(rows);
+    for (const row of columnRows) builder.add(row);
+    const decoded = decodeRunColumns(builder.encode())!;
+    expect(decoded).toHaveLength(n);
+    const byId = new Map(columnRows.map((r) => [r.id, r]));
+    for (const example of decoded) {
+      const row = byId.get(example.id)!;
+      expect(example.rowid).toBe(row.rowid);
+      expect(example.error).toBe(row.error);
+      expect(JSON.stringify(example.fields)).toBe(JSON.stringify(fromRows(row.fields)));
+    }
+    expect(builder.span()).toEqual([100, 100 + n - 1]);
+  });
+
   it('keeps -0 out and a __proto__ key as an own key, as JSON.parse does', () => {
     const builder = new RunColumnsBuilder();
     builder.add({

@@ -14,6 +14,7 @@ import { m013RunColumns } from './013-run-columns';
 import { m014SearchCache } from './014-search-cache';
 import { m015FtsDetailNone } from './015-fts-detail-none';
 import { m016ObjectSources } from './016-object-sources';
+import { m017DropFieldsHash } from './017-drop-fields-hash';
 
 export interface Migration {
   version: number;
@@ -39,6 +40,7 @@ export const migrations: Migration[] = [
   m014SearchCache,
   m015FtsDetailNone,
   m016ObjectSources,
+  m017DropFieldsHash,
 ];
 
 export const latestVersion = migrations.length;

@@ -1,0 +1,78 @@
+import type { ImportedExample } from '../../../shared/model';
+import { readExampleBatch } from './importers/mechlens';
+import { positionOf, readRange, type ArrayLayout } from './json-layout';
+import { cleanExampleBatch, NormalizationCheck } from './limits';
+import { prepareExampleList, type PreparedExamples } from './prepare';
+import { checkDepth, explainJsonError } from './read';
+import { ImportProblem } from './types';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function decode(bytes: Uint8Array, fd: number, offset: number): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ImportProblem(`${positionOf(fd, offset)}: not valid UTF-8 text`);
+  }
+}
+
+/** JSON.parse of part of the file, its errors placed in the file rather than in the part. */
+export function parsePart(text: string, fd: number, offset: number): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const where = positionOf(fd, offset).replace(/, column.*$/, '');
+    throw new ImportProblem(`near ${where}: ${explainJsonError(text, error, 1, false)}`);
+  }
+  // Depth as in the whole document, where this part sits inside the run object.
+  if (value !== null && typeof value === 'object') checkDepth([value]);
+  return value;
+}
+
+/** One batch of a large file's examples, parsed, checked and ready for the writer. */
+export interface ParsedBatch {
+  examples: ImportedExample[];
+  prepared: PreparedExamples;
+  /** Where the batch ends in the file, and how many of its bytes it held. */
+  end: number;
+  bytes: number;
+}
+
+/**
+ * Reads a large file's examples batch by batch, in file order, with the checks that span
+ * batches (duplicate ids, lone surrogates, ids that differ only in normalization), so batches
+ * can be read before they are written.
+ */
+export class BatchReader {
+  private index = 0;
+  private readonly seen = new Map<string, number>();
+  private readonly cleaned = new Map<string, string>();
+  readonly normalization = new NormalizationCheck();
+
+  constructor(
+    private readonly fd: number,
+    private readonly batches: ArrayLayout['batches'],
+  ) {}
+
+  get done(): boolean {
+    return this.index >= this.batches.length;
+  }
+
+  next(): ParsedBatch | null {
+    const batch = this.batches[this.index];
+    if (!batch) return null;
+    this.index++;
+    const text = decode(readRange(this.fd, batch.start, batch.end), this.fd, batch.start);
+    const raw = parsePart(`[${text}]`, this.fd, batch.start) as unknown[];
+    const examples = readExampleBatch(raw, batch.first, this.seen);
+    cleanExampleBatch(examples, this.seen, this.cleaned);
+    this.normalization.add(examples);
+    return {
+      examples,
+      prepared: prepareExampleList(examples),
+      end: batch.end,
+      bytes: batch.end - batch.start,
+    };
+  }
+}
