@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dispatch } from '../../electron/core/dispatch';
 import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk } from '../fixtures/service';
@@ -124,6 +125,42 @@ describe('closing a service', () => {
       const after = process.getActiveResourcesInfo().filter((r) => !before.includes(r));
       expect(after.filter((r) => !/Req/.test(r))).toEqual([]);
       expect(threads()).toBe(threadsBefore);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('refuses a request that arrives while it closes, and leaves nothing of it running', async () => {
+    const t = tempDir();
+    try {
+      const service = open(t.dir, true);
+      const root = library(t.dir);
+      await service.index([root]);
+      const closing = service.close();
+      const answers = [
+        await dispatch(service, 'library:addFolder', { path: root }),
+        await dispatch(service, 'compare:start', { experimentId: 'exp-close', resamples: 100 }),
+      ];
+      await closing;
+      for (const answer of answers)
+        expect(answer).toMatchObject({ ok: false, error: { message: /closing/ } });
+      if (linux) expect(openFilesIn(t.dir)).toEqual([]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('starts no search fill once it is closing, even with runs left unsearchable', async () => {
+    const t = tempDir();
+    try {
+      const service = open(t.dir, false);
+      await service.index([library(t.dir)]);
+      await service.search.idle();
+      service.db.exec('UPDATE run_search SET ready = 0');
+      const closing = service.close();
+      // What a fill job that ends during the close does: ask for the next one.
+      expect(() => service.search.schedule()).not.toThrow();
+      await closing;
     } finally {
       t.cleanup();
     }
