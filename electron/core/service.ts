@@ -261,9 +261,12 @@ export class PairwiseService {
 
   async close(): Promise<void> {
     this.log.info('library closing');
-    await this.jobs.shutdown();
+    // Nothing starts once closing begins: the watcher and poller stop before anything is
+    // awaited (a change settling meanwhile would start a pass), and the jobs refuse new ones.
     this.poller?.close();
-    await this.watcher?.close();
+    const unwatched = this.watcher?.close();
+    await this.jobs.shutdown();
+    await unwatched;
     await this.indexPool?.close();
     await this.compare.close();
     await this.search.close();

@@ -165,4 +165,31 @@ describe('closing a service', () => {
       t.cleanup();
     }
   });
+
+  it('stops watching before it waits for its jobs: a change settling meanwhile starts no pass', async () => {
+    const t = tempDir();
+    try {
+      const service = open(t.dir, true);
+      const root = library(t.dir);
+      const { jobId } = await callOk<{ jobId: string }>(service, 'library:addFolder', {
+        path: root,
+      });
+      await service.jobs.wait(jobId);
+      service.watchFolder('s3://bucket/runs', true);
+      const parts = service as unknown as {
+        watcher: { watchers: Map<string, { timer: NodeJS.Timeout | null }> };
+        poller: { timers: Map<string, NodeJS.Timeout> };
+      };
+      fs.writeFileSync(path.join(root, 'notes.txt'), 'x');
+      for (let i = 0; i < 300 && !parts.watcher.watchers.get(root)?.timer; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(parts.watcher.watchers.get(root)?.timer).toBeTruthy();
+      const closing = service.close();
+      expect(parts.watcher.watchers.size).toBe(0);
+      expect(parts.poller.timers.size).toBe(0);
+      await closing;
+    } finally {
+      t.cleanup();
+    }
+  });
 });
