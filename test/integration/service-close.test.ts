@@ -192,4 +192,26 @@ describe('closing a service', () => {
       t.cleanup();
     }
   });
+
+  it('watches no folder or bucket added while it closes', async () => {
+    const t = tempDir();
+    try {
+      const service = open(t.dir, true);
+      const root = library(t.dir);
+      const closing = service.close();
+      expect(await dispatch(service, 'library:addFolder', { path: root })).toMatchObject({
+        ok: false,
+      });
+      service.watchFolder('s3://bucket/runs', true);
+      await closing;
+      const parts = service as unknown as {
+        watcher: { watchers: Map<string, unknown> };
+        poller: { timers: Map<string, unknown> };
+      };
+      expect(parts.watcher.watchers.size).toBe(0);
+      expect(parts.poller.timers.size).toBe(0);
+    } finally {
+      t.cleanup();
+    }
+  });
 });
