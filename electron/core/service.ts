@@ -72,12 +72,21 @@ export class PairwiseService {
   private poller: BucketPoller | null;
   private indexChain: Promise<unknown> = Promise.resolve();
   readonly log: Logger;
+  /** Closes the log this service opened; a log passed in belongs to the caller. */
+  private readonly closeLog: () => Promise<void>;
   /** Folders the watcher lost, shown with the library's problems until they are watched again. */
   private readonly lostFolders = new Map<string, { message: string; at: string }>();
 
   constructor(private readonly options: ServiceOptions) {
     this.dataDir = options.dataDir ?? path.dirname(path.resolve(options.dbPath));
-    this.log = options.log ?? openLog({ dataDir: this.dataDir, verbose: options.verbose });
+    if (options.log) {
+      this.log = options.log;
+      this.closeLog = () => Promise.resolve();
+    } else {
+      const log = openLog({ dataDir: this.dataDir, verbose: options.verbose });
+      this.log = log.logger;
+      this.closeLog = log.close;
+    }
     this.log.info(
       { host: options.host, version: options.version, db: path.resolve(options.dbPath) },
       'library opening',
@@ -86,6 +95,7 @@ export class PairwiseService {
       this.db = openLibrary(options.dbPath);
     } catch (error) {
       this.log.error({ err: error }, 'library could not be opened');
+      void this.closeLog();
       throw error;
     }
     this.jobs = new JobManager(this.db, {
@@ -254,12 +264,16 @@ export class PairwiseService {
 
   async close(): Promise<void> {
     this.log.info('library closing');
-    await this.jobs.shutdown();
+    // Nothing starts once closing begins: the watcher and poller stop before anything is
+    // awaited (a change settling meanwhile would start a pass), and the jobs refuse new ones.
     this.poller?.close();
-    await this.watcher?.close();
+    const unwatched = this.watcher?.close();
+    await this.jobs.shutdown();
+    await unwatched;
     await this.indexPool?.close();
     await this.compare.close();
     await this.search.close();
     closeLibrary(this.db);
+    await this.closeLog();
   }
 }

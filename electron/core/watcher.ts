@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from 'chokidar';
  */
 export class FolderWatcher {
   private watchers = new Map<string, { watcher: FSWatcher; timer: NodeJS.Timeout | null }>();
+  private closed = false;
 
   constructor(
     private readonly onSettled: (folder: string) => void,
@@ -15,7 +16,8 @@ export class FolderWatcher {
   ) {}
 
   add(folder: string): void {
-    if (this.watchers.has(folder)) return;
+    // A folder added by a request that raced the close would be watched by no one's watcher.
+    if (this.closed || this.watchers.has(folder)) return;
     const watcher = watch(folder, {
       ignoreInitial: true,
       ignored: (p) => /[\\/](node_modules|\.git|workspace)([\\/]|$)/.test(p),
@@ -42,6 +44,7 @@ export class FolderWatcher {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await Promise.all([...this.watchers.keys()].map((folder) => this.remove(folder)));
   }
 }

@@ -32,7 +32,8 @@ describe('the core log', () => {
     harness = makeService();
     const bad = writeFile(harness.dir, 'runs/.mechlens/runs/bad.json', '{"project": "p", "exa');
     await harness.service.index([path.dirname(bad)]);
-    const lines = await logLines(harness.dir, /source failed/);
+    // The job's end is the last of the three entries written.
+    const lines = await logLines(harness.dir, /job finished/);
     expect(lines.find((l) => l.msg === 'source failed')).toMatchObject({ path: bad });
     expect(lines.find((l) => l.msg === 'index pass')).toMatchObject({
       sources: { scanned: 1, failed: 1 },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Job, JobKind, JobProgress } from '../../../shared/jobs';
 import { describeDbError } from '../db/errors';
 import type { Db } from '../db/open';
+import { ConflictError } from '../errors';
 import { ProgressThrottle } from './progress';
 import { isCancelled } from './protocol';
 
@@ -56,7 +57,7 @@ function toJob(row: JobRow): Job {
  */
 export class JobManager {
   private live = new Map<string, Live>();
-  private closing = false;
+  private shuttingDown = false;
 
   constructor(
     private readonly db: Db,
@@ -68,6 +69,9 @@ export class JobManager {
   }
 
   start(kind: JobKind, title: string, work: (ctx: JobContext) => Promise<void>): string {
+    // A job started now would outlive the shutdown: it would run on a closed database, in
+    // workers started after their pools were closed.
+    if (this.shuttingDown) throw new ConflictError('Pairwise is closing: no new job can start.');
     const id = randomUUID();
     const job: Job = {
       id,
@@ -85,9 +89,6 @@ export class JobManager {
       )
       .run(id, kind, title, job.createdAt);
     const controller = new AbortController();
-    // A job that ends can start the next (search schedules its next slice): during shutdown
-    // that one starts cancelled, so it ends before the library closes, not after.
-    if (this.closing) controller.abort();
     const throttle = new ProgressThrottle((progress) => {
       job.progress = progress;
       this.events.progress(id, progress);
@@ -151,12 +152,15 @@ export class JobManager {
     });
   }
 
+  /** Whether `shutdown()` has begun: no job starts any more. */
+  get closing(): boolean {
+    return this.shuttingDown;
+  }
+
   async shutdown(): Promise<void> {
-    this.closing = true;
-    while (this.live.size > 0) {
-      for (const entry of this.live.values()) entry.controller.abort();
-      await Promise.all([...this.live.values()].map((entry) => entry.done));
-    }
+    this.shuttingDown = true;
+    for (const entry of this.live.values()) entry.controller.abort();
+    await Promise.all([...this.live.values()].map((entry) => entry.done));
   }
 
   private finish(entry: Live, state: Job['state'], error: string | null): void {

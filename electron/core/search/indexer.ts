@@ -57,7 +57,8 @@ export class SearchIndexer {
   /** Starts the job unless it is running; it stops when no run is left to index. */
   schedule(): void {
     if (this.jobId !== null) return;
-    if (pendingRuns(this.db).length === 0) return this.settle();
+    // Called when a fill job ends, too: one that ends as the library closes starts no other.
+    if (this.jobs.closing || pendingRuns(this.db).length === 0) return this.settle();
     const jobId = this.jobs.start('search', 'Preparing search', (ctx) => this.fill(ctx));
     this.jobId = jobId;
     void this.jobs.wait(jobId).then((job) => {

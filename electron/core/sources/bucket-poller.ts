@@ -6,6 +6,7 @@
  */
 export class BucketPoller {
   private timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
 
   constructor(
     /** Starts one index pass of the address and settles when it ended. */
@@ -14,7 +15,8 @@ export class BucketPoller {
   ) {}
 
   add(address: string): void {
-    if (this.timers.has(address)) return;
+    // An address added by a request that raced the close would be polled on a closed library.
+    if (this.closed || this.timers.has(address)) return;
     this.schedule(address);
   }
 
@@ -37,6 +39,7 @@ export class BucketPoller {
   }
 
   close(): void {
+    this.closed = true;
     for (const address of [...this.timers.keys()]) this.remove(address);
   }
 }
