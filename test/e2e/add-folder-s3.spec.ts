@@ -32,3 +32,21 @@ test('an s3:// address shows the endpoint box; a store that cannot be reached sa
   await path.fill('s3://another');
   await expect(error).toHaveCount(0);
 });
+
+test('at 1024 px the endpoint box sits beside the address, inside the window', async ({ page }) => {
+  const demo = await serveApp(['--demo']);
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(demo.url);
+    await page.getByRole('button', { name: 'Compare', exact: true }).first().waitFor();
+    await page.getByLabel('Folder path').fill('s3://team-runs/lab/exp1');
+    const address = (await page.getByLabel('Folder path').boundingBox())!;
+    const endpoint = (await page.getByLabel('S3 endpoint').boundingBox())!;
+    const add = (await page.getByRole('button', { name: 'Add folder' }).boundingBox())!;
+    expect(endpoint.y).toBe(address.y);
+    expect(endpoint.x).toBeGreaterThan(address.x + address.width);
+    expect(add.x + add.width).toBeLessThanOrEqual(1024);
+  } finally {
+    await demo.stop();
+  }
+});

@@ -108,7 +108,7 @@ export function AddFolder() {
       {isBucket(path) && (
         <input
           aria-label="S3 endpoint"
-          placeholder="endpoint URL (MinIO, R2…); empty for AWS"
+          placeholder="endpoint (MinIO, R2…); empty for AWS"
           value={endpoint}
           {...locked}
           onChange={(e) => setEndpoint(e.target.value)}
