@@ -74,6 +74,10 @@ test('a reviewer is told once that the session is read-only, and may browse but 
     'title',
     READ_ONLY_TITLE,
   );
+
+  await page.getByRole('button', { name: 'Sync', exact: true }).click();
+  await expect(page.getByLabel(`Send ${DEMO}`)).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Sync now' })).toBeDisabled();
   await expect(notice).toHaveCount(1);
 });
 
