@@ -1,5 +1,6 @@
 import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { isDesktop, pickFolder, request } from './api';
+import { ReadOnlyNotice } from './components/ReadOnlyNotice';
 import { StatusBar } from './components/StatusBar';
 import { useOverflowTitles } from './components/useOverflowTitles';
 import { Toasts } from './components/Toasts';
@@ -162,6 +163,7 @@ export function App() {
             {v.id === 'problems' && problems > 0 ? <span className="badge">{problems}</span> : null}
           </button>
         ))}
+        <ReadOnlyNotice />
       </nav>
       <main className="content">
         <Suspense

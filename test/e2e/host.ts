@@ -54,10 +54,11 @@ export async function serveApp(
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${out} ${err}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(out);
+      // A lab server (--auth) names no token: its users bring their own.
+      const match = /running at (http:\/\/\S+)|Open (http:\/\/[^\s?]+)/.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve((match[1] ?? match[2])!);
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));

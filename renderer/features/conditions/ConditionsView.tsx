@@ -9,6 +9,7 @@ import { GroupingUndo, GroupRuns } from './GroupRuns';
 import { draggedType, referenceGuessed, roles, roleTitles, type Dragged, type Role } from './roles';
 import { SettingsDiff } from './SettingsDiff';
 import { useRequest } from '../../useRequest';
+import { useReadOnly } from '../../useReadOnly';
 
 /** The settings fields runs can be grouped by, asked again when the conditions change. */
 function useSettingsFields(experimentId: string): string[] {
@@ -112,6 +113,7 @@ function Conditions({ experimentId }: { experimentId: string }) {
   const conditions = useApp((s) => s.conditions);
   const fields = useSettingsFields(experimentId);
   const drop = useDropOnRole(experimentId);
+  const { readOnly } = useReadOnly();
   const [selected, setSelected] = useState<string[]>([]);
   const toggle = (name: string) =>
     setSelected((s) => (s.includes(name) ? s.filter((n) => n !== name) : [...s, name]));
@@ -125,11 +127,18 @@ function Conditions({ experimentId }: { experimentId: string }) {
       </header>
       <GroupingUndo experimentId={experimentId} />
       <GuessedReferenceNote basis={basis} />
-      <p className="hint">
-        Drag a condition (or a single run) onto a role, or use its role menu, to change it; the
-        radio button picks which run stands for a condition with several runs. Set series… declares
-        a series and the condition&apos;s level in it.
-      </p>
+      {readOnly ? (
+        <p className="hint">
+          The roles, representatives and series an editor set. Read-only: ask an editor to change
+          them.
+        </p>
+      ) : (
+        <p className="hint">
+          Drag a condition (or a single run) onto a role, or use its role menu, to change it; the
+          radio button picks which run stands for a condition with several runs. Set series…
+          declares a series and the condition&apos;s level in it.
+        </p>
+      )}
       <div className="role-columns">
         {roles.map((role) => (
           <RoleColumn

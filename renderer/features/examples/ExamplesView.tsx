@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { Comparison } from '../../../shared/compare/types';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
+import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
 import { ReferenceNote } from '../comparison/ReferenceNote';
 import { useHiddenColumns } from './ColumnChooser';
 import { pairColumns } from './columns';
@@ -89,6 +90,7 @@ export function ExamplesView() {
   const experimentId = useApp((s) => s.experimentId);
   const sort = useApp((s) => s.sort);
   const exampleId = useApp((s) => s.exampleId);
+  const { readOnly } = useReadOnly();
   const [hidden, setHidden] = useHiddenColumns();
   const searchRef = useRef<HTMLInputElement>(null);
   const comparison = loaded?.report.comparisons[pair];
@@ -112,7 +114,9 @@ export function ExamplesView() {
   if (!loaded || !comparison)
     return (
       <p className="muted pad" role="status">
-        Preparing the comparison…
+        {readOnly
+          ? `No comparison of these runs yet (${READ_ONLY_TITLE} to compare them).`
+          : 'Preparing the comparison…'}
       </p>
     );
   const current = exampleId ?? rows.at(0)?.example_id ?? null;

@@ -1,6 +1,7 @@
 import type { SyncPlan } from '../../../shared/findings';
 import { Dialog } from '../../components/Dialog';
 import { useApp } from '../../store';
+import { useReadOnly } from '../../useReadOnly';
 
 /** Which experiments' runs a sync queues: all of them, or the ones ticked. */
 export function SyncScope({
@@ -11,6 +12,8 @@ export function SyncScope({
   onChange(chosen: string[] | null): void;
 }) {
   const experiments = useApp((s) => s.experiments);
+  // Only a sync uses the choice, and a read-only session may not start one.
+  const { locked } = useReadOnly();
   const ticked = (id: string) => chosen === null || chosen.includes(id);
   const toggle = (id: string) => {
     const current = chosen ?? experiments.map((e) => e.id);
@@ -24,6 +27,7 @@ export function SyncScope({
         <input
           type="checkbox"
           checked={chosen === null}
+          {...locked}
           onChange={(e) => onChange(e.target.checked ? null : [])}
         />
         All experiments ({experiments.length})
@@ -35,6 +39,7 @@ export function SyncScope({
               <input
                 type="checkbox"
                 checked={ticked(e.id)}
+                {...locked}
                 onChange={() => toggle(e.id)}
                 aria-label={`Send ${e.id}`}
               />
