@@ -40,6 +40,19 @@ function setup(): {
 }
 
 describe('worker pool and jobs', () => {
+  it('a job that ends after its connection went away (a crash) ends without throwing', async () => {
+    const { db, jobs, finished } = setup();
+    const id = jobs.start('search', 'slice', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    db.close();
+    // As search's scheduler does when a slice ends.
+    const ended = jobs.wait(id);
+    await expect(jobs.shutdown()).resolves.toBeUndefined();
+    expect((await ended)?.state).toBe('cancelled');
+    expect(finished.map((job) => job.state)).toEqual(['cancelled']);
+  });
+
   it('a job that tries to start another during shutdown is refused, and nothing ends after it', async () => {
     const { jobs, finished } = setup();
     let refused: unknown = null;

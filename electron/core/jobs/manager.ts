@@ -131,8 +131,10 @@ export class JobManager {
   /** Resolves when the job has ended (whatever its outcome). */
   async wait(jobId: string): Promise<Job | null> {
     const entry = this.live.get(jobId);
-    if (entry) await entry.done;
-    return this.get(jobId);
+    if (!entry) return this.get(jobId);
+    await entry.done;
+    // What it ended as, without reading it back: the connection may be gone (a crash).
+    return { ...entry.job };
   }
 
   get(jobId: string): Job | null {
@@ -169,9 +171,12 @@ export class JobManager {
     entry.job.state = state;
     entry.job.error = error;
     entry.job.finishedAt = new Date().toISOString();
-    this.db
-      .prepare(`UPDATE jobs SET state = ?, error = ?, finished_at = ?, progress = ? WHERE id = ?`)
-      .run(state, error, entry.job.finishedAt, JSON.stringify(entry.job.progress), entry.job.id);
+    // A connection closed under a running job (a crash of the library, as the health tests
+    // make one) keeps the job "running" on disk, which the next open marks interrupted.
+    if (this.db.open)
+      this.db
+        .prepare(`UPDATE jobs SET state = ?, error = ?, finished_at = ?, progress = ? WHERE id = ?`)
+        .run(state, error, entry.job.finishedAt, JSON.stringify(entry.job.progress), entry.job.id);
     this.live.delete(entry.job.id);
     this.events.finished({ ...entry.job });
   }
