@@ -1,5 +1,6 @@
 import { startExperiment } from '../shared/start-experiment';
 import { request, subscribe } from './api';
+import { finishedJobToast } from './jobToast';
 import { useApp } from './store';
 import { readOnlySession } from './useReadOnly';
 
@@ -84,11 +85,8 @@ export function startSync(): () => void {
       useApp.getState().updateJob({ id: jobId, progress }),
     ),
     subscribe('job:finished', ({ job }) => {
-      const { toast } = useApp.getState();
-      if (job.state === 'failed')
-        toast('error', `${job.title} failed: ${job.error ?? 'unknown error'}`);
-      else if (job.state === 'finished' && job.kind === 'index')
-        toast('info', `${job.title}: done`);
+      const said = finishedJobToast(job);
+      if (said) useApp.getState().toast(said.kind, said.text);
       if (job.kind === 'compare') requested.clear();
       void refreshJobs();
     }),

@@ -14,6 +14,11 @@ export const jobProgressSchema = z.object({
   /** Bytes the whole job will read, when known: progress inside one large file shows by bytes. */
   totalBytes: z.number().nullable().optional(),
   detail: z.string().nullable().optional(),
+  /**
+   * Sources of an index pass that failed so far, each on Problems: a pass that ends "done" may
+   * still have failed in part, and its final progress says how much.
+   */
+  failed: z.number().nullable().optional(),
 });
 export type JobProgress = z.infer<typeof jobProgressSchema>;
 

@@ -211,7 +211,8 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
   const report = (phase: string, detail: string | null, total: number | null) => {
     let bytes = bytesDone;
     for (const read of inFile.values()) bytes += read;
-    options.progress?.({ phase, done: stats.sources.scanned, total, detail, bytes, totalBytes });
+    const { scanned, failed } = stats.sources;
+    options.progress?.({ phase, done: scanned, total, detail, bytes, totalBytes, failed });
   };
 
   report('scanning', roots[0] ?? null, null);
