@@ -28,6 +28,10 @@ test('an s3:// address shows the endpoint box; a store that cannot be reached sa
   await expect(error).toContainText('s3://no-such-bucket/lab/exp1: ', { timeout: 30_000 });
   await expect(path).toHaveValue('');
   await expect(page.getByRole('button', { name: /^Problems/ })).toContainText('1');
+  // The pass ends "finished", but its toast must not say "done" over a bucket it never read.
+  await expect(page.locator('.toasts')).toContainText(
+    'Indexing exp1: nothing indexed — 1 source failed (see Problems)',
+  );
 
   await path.fill('s3://another');
   await expect(error).toHaveCount(0);
