@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../../electron/core/db/open';
 import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
 import { CancelledError } from '../../electron/core/jobs/protocol';
-import type { StreamOptions } from '../../electron/core/ingest/stream-unit';
+import { aheadLimit, type StreamOptions } from '../../electron/core/ingest/stream-unit';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
 import { tempDir } from '../fixtures/tmp';
@@ -296,6 +296,22 @@ describe('large MechLens files, read in batches', () => {
     expect(refusedAtBegin).toBeGreaterThanOrEqual(1);
     expect(refusedAtBegin).toBeLessThanOrEqual(3);
     expect(stored(db)).toEqual(stored(whole));
+  });
+
+  it('read a mid-sized examples list ahead whole and a larger one 32 MB of it', () => {
+    const MB = 1024 ** 2;
+    const list = (mb: number) => ({
+      elements: 2,
+      batches: [
+        { start: 10, end: 10 + (mb / 2) * MB, first: 0 },
+        { start: 11 + (mb / 2) * MB, end: 10 + mb * MB, first: 1 },
+      ],
+    });
+    expect(aheadLimit(list(100), {})).toBe(100 * MB);
+    expect(aheadLimit(list(128), {})).toBe(128 * MB);
+    expect(aheadLimit(list(900), {})).toBe(32 * MB);
+    expect(aheadLimit({ elements: 0, batches: [] }, {})).toBe(0);
+    expect(aheadLimit(list(900), { aheadBytes: 5 })).toBe(5);
   });
 
   it('leave other JSON to the whole-file readers', async () => {

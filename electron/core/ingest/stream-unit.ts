@@ -47,7 +47,7 @@ export interface StreamOptions {
 }
 
 /** The bytes of examples a run file may parse while another worker holds the lock. */
-function aheadLimit({ batches }: ArrayLayout, options: StreamOptions): number {
+export function aheadLimit({ batches }: ArrayLayout, options: StreamOptions): number {
   if (options.aheadBytes !== undefined) return options.aheadBytes;
   const bytes = batches.length === 0 ? 0 : batches[batches.length - 1]!.end - batches[0]!.start;
   return bytes <= WHOLE_AHEAD_BYTES ? bytes : AHEAD_BYTES;
