@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../../electron/core/db/open';
 import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
 import { CancelledError } from '../../electron/core/jobs/protocol';
-import type { StreamOptions } from '../../electron/core/ingest/stream-unit';
+import { aheadLimit, type StreamOptions } from '../../electron/core/ingest/stream-unit';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
 import { tempDir } from '../fixtures/tmp';
@@ -210,6 +210,108 @@ describe('large MechLens files, read in batches', () => {
         expect(stored(db)).toEqual(stored(whole));
       }
     }
+  });
+
+  it('fail a run broken in a late batch before taking the lock when it was read ahead whole', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const file = runFile(s.dir, text);
+    const db = s.db('p');
+    await index(db, file, STREAMED);
+    const before = stored(db);
+    fs.writeFileSync(file, text.replace('"answer 28"', '"answer 28",'));
+    const other = openDatabase(db.name);
+    other.exec('BEGIN IMMEDIATE');
+    const store = new IndexStore(db);
+    let refused = 0;
+    let began = 0;
+    const tryBegin = store.tryBegin.bind(store);
+    store.tryBegin = () => {
+      const got = tryBegin();
+      if (!got) refused++;
+      return got;
+    };
+    const begin = store.begin.bind(store);
+    store.begin = () => {
+      begin();
+      began++;
+    };
+    // The other writer holds the lock until the failure is to be written down.
+    const writeFailed = store.writeFailed.bind(store);
+    store.writeFailed = (...args) => {
+      if (other.inTransaction) other.exec('COMMIT');
+      writeFailed(...args);
+    };
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
+    const result = await indexUnit(task, store, new AbortController().signal);
+    other.close();
+    expect(result).toMatchObject({ status: 'failed', message: expect.stringMatching(/near line/) });
+    expect(refused).toBeGreaterThan(10);
+    expect(began).toBe(0);
+    const after = stored(db) as { sources: { status: string }[] };
+    expect(after.sources[0]!.status).toBe('failed');
+    expect({ ...after, sources: null }).toEqual({ ...(before as object), sources: null });
+  });
+
+  it('keep to the read-ahead limit it is given, then store the rest under the lock', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const file = runFile(s.dir, text);
+    const whole = s.db('whole');
+    await index(whole, file, WHOLE);
+    const db = s.db('p');
+    const other = openDatabase(db.name);
+    other.exec('BEGIN IMMEDIATE');
+    const store = new IndexStore(db);
+    let refused = 0;
+    let trying = false;
+    let refusedAtBegin = -1;
+    const tryBegin = store.tryBegin.bind(store);
+    store.tryBegin = () => {
+      trying = true;
+      const got = tryBegin();
+      trying = false;
+      if (!got) refused++;
+      return got;
+    };
+    // The reader gave up reading ahead and waits for the lock: the other writer lets go.
+    const begin = store.begin.bind(store);
+    store.begin = () => {
+      if (!trying) {
+        refusedAtBegin = refused;
+        if (other.inTransaction) other.exec('COMMIT');
+      }
+      begin();
+    };
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const stream = { ...STREAMED, aheadBytes: 450 };
+    const result = await indexUnit(
+      { unit, folder: null, dbPath: db.name, stream },
+      store,
+      new AbortController().signal,
+    );
+    other.close();
+    expect(result).toMatchObject({ status: 'imported', examples: 34 });
+    expect(refusedAtBegin).toBeGreaterThanOrEqual(1);
+    expect(refusedAtBegin).toBeLessThanOrEqual(3);
+    expect(stored(db)).toEqual(stored(whole));
+  });
+
+  it('read a mid-sized examples list ahead whole and a larger one 32 MB of it', () => {
+    const MB = 1024 ** 2;
+    const list = (mb: number) => ({
+      elements: 2,
+      batches: [
+        { start: 10, end: 10 + (mb / 2) * MB, first: 0 },
+        { start: 11 + (mb / 2) * MB, end: 10 + mb * MB, first: 1 },
+      ],
+    });
+    expect(aheadLimit(list(100), {})).toBe(100 * MB);
+    expect(aheadLimit(list(128), {})).toBe(128 * MB);
+    expect(aheadLimit(list(900), {})).toBe(32 * MB);
+    expect(aheadLimit({ elements: 0, batches: [] }, {})).toBe(0);
+    expect(aheadLimit(list(900), { aheadBytes: 5 })).toBe(5);
   });
 
   it('leave other JSON to the whole-file readers', async () => {

@@ -27,6 +27,13 @@ const BATCH_BYTES = 4 * 1024 ** 2;
 /** How much of a file may be parsed ahead while another worker holds the write lock. */
 const AHEAD_BYTES = 32 * 1024 ** 2;
 /**
+ * A file whose examples are no larger than this is parsed ahead in full while another worker
+ * holds the lock, so that once it has the lock it only writes: with one writer at a time, the
+ * parse of a mid-sized run otherwise lengthens the lock. Larger runs keep to AHEAD_BYTES, since
+ * their parsed batches (about three times their bytes) would add to what the writer holds.
+ */
+const WHOLE_AHEAD_BYTES = 128 * 1024 ** 2;
+/**
  * The run's other keys are parsed whole; past this they are not a run's settings and metrics
  * but something the whole-file path's value count refuses (an array bomb in "metrics").
  */
@@ -35,6 +42,15 @@ const MAX_HEADER_BYTES = 16 * 1024 ** 2;
 export interface StreamOptions {
   streamFromBytes?: number;
   batchBytes?: number;
+  /** How much may be parsed ahead of taking the write lock (tests lower it). */
+  aheadBytes?: number;
+}
+
+/** The bytes of examples a run file may parse while another worker holds the lock. */
+export function aheadLimit({ batches }: ArrayLayout, options: StreamOptions): number {
+  if (options.aheadBytes !== undefined) return options.aheadBytes;
+  const bytes = batches.length === 0 ? 0 : batches[batches.length - 1]!.end - batches[0]!.start;
+  return bytes <= WHOLE_AHEAD_BYTES ? bytes : AHEAD_BYTES;
 }
 
 export type StreamedUnit =
@@ -80,19 +96,21 @@ function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number):
 }
 
 /**
- * While another worker holds the write lock, reads batches ahead (up to AHEAD_BYTES of the file)
- * instead of waiting idle, so that two large files are parsed while the other one is written.
+ * While another worker holds the write lock, reads batches ahead (up to `limit` bytes of the
+ * file) instead of waiting idle, so that two large files are parsed while the other one is
+ * written. A problem in a batch read ahead fails the unit before it ever takes the lock.
  * Returns the batches read, holding the lock.
  */
 async function readWhileLocked(
   store: IndexStore,
   reader: BatchReader,
+  limit: number,
   begin: () => Promise<void>,
   signal: AbortSignal,
 ): Promise<ParsedBatch[]> {
   const ahead: ParsedBatch[] = [];
   let bytes = 0;
-  while (bytes < AHEAD_BYTES && !reader.done) {
+  while (bytes < limit && !reader.done) {
     if (store.tryBegin()) return ahead;
     const batch = reader.next()!;
     ahead.push(batch);
@@ -181,7 +199,8 @@ export async function streamUnit(
     sha256 = await sha256Files(unit.files, signal);
     const reader = new BatchReader(fd, planned.array.batches);
     try {
-      const ahead = await readWhileLocked(store, reader, begin, signal);
+      const limit = aheadLimit(planned.array, options);
+      const ahead = await readWhileLocked(store, reader, limit, begin, signal);
       const examples = await writeBatches(store, record(), planned, reader, ahead, signal, onBytes);
       const after = statUnit(unit);
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
