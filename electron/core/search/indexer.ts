@@ -18,7 +18,7 @@ const SLICE_MS = 250;
 const PAUSE_MS = 50;
 
 export interface SearchIndexerOptions {
-  /** Rowids per transaction, fixed (tests); by default sized to hold the lock ~20 ms. */
+  /** Rowids per transaction, fixed (tests); by default sized to hold the lock ~30 ms. */
   batch?: number;
   /** How long the worker fills before it hands back; 0: one transaction at a time (tests). */
   sliceMs?: number;
