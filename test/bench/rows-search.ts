@@ -30,7 +30,7 @@ function lockRow(area: string, s: SearchResult): Row {
     result: `its writes waited up to ${ms(s.longestWriteWaitSeconds)}, blocked up to ${ms(s.blockedSeconds)} at once; fill transactions held the lock up to ${ms(s.longestHoldSeconds)}, ${n(s.longHolds)} of ${n(s.transactions)} over 50 ms`,
     target: '≤ ~50 ms',
     met: s.longestWriteWaitSeconds <= 0.06 ? 'yes' : 'no',
-    why: 'each fill transaction is sized to hold the write lock ~40 ms by its own timing, which counts the time the worker waits for a core: on a busy machine a transaction that needs 40 ms of CPU can hold the lock several times that, and FTS5 merges segments inside some of them.',
+    why: "each fill transaction is sized to hold the write lock ~30 ms by its own timing, then leaves it free until a writer asleep in SQLite's busy handler has tried again, so a write waits about one transaction; that timing counts the time the worker waits for a core: on a busy machine a transaction that needs 30 ms of CPU can hold the lock several times that, and FTS5 merges segments inside some of them.",
   };
 }
 

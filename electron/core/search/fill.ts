@@ -1,4 +1,4 @@
-import { setTimeout as sleep, setImmediate as yieldToEvents } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import { CancelledError } from '../jobs/protocol';
@@ -29,7 +29,8 @@ export interface FillResult {
 
 /**
  * How long one transaction may hold the write lock: the service's thread and the index and
- * compare workers write too, and each write of theirs may have to wait this long.
+ * compare workers write too, and each write of theirs may have to wait this long, and then
+ * until its busy handler tries again (`restAfter`).
  */
 const HOLD_MS = 30;
 /** A hold past this is one the service's thread would notice (a dropped frame or two). */
@@ -38,6 +39,14 @@ const MIN_BATCH = 50;
 const MAX_BATCH = 50_000;
 /** How long the fill waits at once for another writer's lock before looking for a cancel. */
 const BUSY_MS = 100;
+/**
+ * How SQLite's busy handler waits for the lock (the service's connection and the other
+ * workers' wait in it): it tries, sleeps these steps one after the other between tries, then
+ * 100 ms at a time. A writer asleep in it does not see the lock freed until its next try.
+ */
+const BUSY_SLEEPS_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+/** A sleeping writer's thread wakes a little late on a busy machine, and so does the fill's. */
+const WAKE_SLACK_MS = 5;
 
 /**
  * A batch's examples, found by their rowid range: the `+` keeps SQLite from reading them
@@ -46,6 +55,22 @@ const BUSY_MS = 100;
  */
 export const INSERT_BATCH = `INSERT INTO examples_fts (rowid, input, output)
   SELECT rowid, input, output FROM examples WHERE rowid > ? AND rowid <= ? AND +run_rowid = ?`;
+
+/**
+ * How long the fill leaves the lock free after a transaction that held it `heldMs`: long
+ * enough for a writer that began waiting during it to wake and try again. Without it the fill
+ * took the lock back at once, and such a writer, trying only now and then, kept finding it
+ * taken: the service's writes waited 230–330 ms behind transactions of 30–70 ms.
+ */
+export function restAfter(heldMs: number): number {
+  let slept = 0;
+  for (const step of BUSY_SLEEPS_MS) {
+    // A writer that began waiting `heldMs` ago or less is asleep in this step or an earlier one.
+    if (slept + step > heldMs) return step + WAKE_SLACK_MS;
+    slept += step;
+  }
+  return BUSY_SLEEPS_MS.at(-1)! + WAKE_SLACK_MS;
+}
 
 interface RunState {
   indexed_to: number;
@@ -66,8 +91,8 @@ function nextBatch(batch: number, ms: number): number {
  * batch of examples per transaction, from one run or several small ones, each run's progress
  * in the same transaction, so a crash or a cancel resumes where the last batch ended. Each
  * batch reads its runs' state inside its transaction, so a run re-indexed in between (its
- * progress reset by the indexer) simply starts over. Yields between batches so a cancel gets
- * in.
+ * progress reset by the indexer) simply starts over. Rests between batches so that another
+ * writer, and a cancel, get in.
  */
 export async function fillSlice(
   db: Db,
@@ -116,10 +141,13 @@ export async function fillSlice(
   let longHolds = 0;
   for (;;) {
     if (signal.aborted) throw new CancelledError();
+    let committed = 0;
+    let held = 0;
     const more = await untilWritable(() => {
       const any = db.transaction(step).immediate();
+      committed = now();
       // Up to the commit: what another writer may have waited for.
-      const held = now() - locked;
+      held = committed - locked;
       longestHoldMs = Math.max(longestHoldMs, held);
       if (held > LONG_HOLD_MS) longHolds++;
       if (task.batch === null) batch = nextBatch(batch, held);
@@ -130,7 +158,8 @@ export async function fillSlice(
     if (!more) return { more: false, batch, transactions, longestHoldMs, longHolds };
     if (now() - started >= task.sliceMs)
       return { more: true, batch, transactions, longestHoldMs, longHolds };
-    await yieldToEvents();
+    // The checkpoint left the lock free too.
+    await sleep(Math.max(0, restAfter(held) - (now() - committed)));
   }
 }
 
