@@ -198,3 +198,15 @@ test('the comparison toolbar says when an export or a copy fails, and confirms a
     '| metric | reported Δ |',
   );
 });
+
+test('at 1024×700 the methods note under the metrics table wraps inside its card', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openComparison(page);
+  const note = page.getByText(/^95 % intervals:/).first();
+  await expect(note).toBeVisible();
+  const noteBox = (await note.boundingBox())!;
+  const card = (await note.evaluate((el) => el.closest('.card')!.getBoundingClientRect().right))!;
+  expect(noteBox.x + noteBox.width).toBeLessThanOrEqual(card);
+});

@@ -67,22 +67,26 @@ export function MetricsTable({
   noise: NoiseFloor | null;
 }) {
   const methods = methodsNote([comparison]);
+  // The note sits under the table, not in it: a caption is as wide as the table, so at 1024 px
+  // it ran past the card with the columns and read as cut off.
   return (
-    <div className="scroll-x">
-      <table className="grid metrics">
-        <MetricsHead comparison={comparison} noise={noise !== null} />
-        <tbody>
-          {comparison.metrics.map((m) => (
-            <MetricRow
-              key={m.name}
-              m={m}
-              noise={noise !== null}
-              floor={noise?.metrics.find((n) => n.name === m.name)}
-            />
-          ))}
-        </tbody>
-        {methods ? <caption className="caption">{methods}</caption> : null}
-      </table>
-    </div>
+    <>
+      <div className="scroll-x">
+        <table className="grid metrics">
+          <MetricsHead comparison={comparison} noise={noise !== null} />
+          <tbody>
+            {comparison.metrics.map((m) => (
+              <MetricRow
+                key={m.name}
+                m={m}
+                noise={noise !== null}
+                floor={noise?.metrics.find((n) => n.name === m.name)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {methods ? <p className="caption">{methods}</p> : null}
+    </>
   );
 }
