@@ -72,8 +72,25 @@ export function planPair(
     if (!run) throw new NotFoundError(`There is no run "${id}".`);
     return run;
   };
-  const baseline = find(baselineId);
-  const candidate = find(candidateId);
+  return pairPlanOf(find(baselineId), find(candidateId), options);
+}
+
+/** What a two-run plan needs of each run, wherever the runs are read from (library or export). */
+export interface PairRunFacts {
+  run_id: string;
+  experiment_id: string;
+  project: string;
+  condition: string;
+}
+
+/** The plan of two runs found: the baseline is the reference, the candidate the one compared. */
+export function pairPlanOf(
+  baseline: PairRunFacts,
+  candidate: PairRunFacts,
+  options: { resamples?: number },
+): ComparePlan {
+  const baselineId = baseline.run_id;
+  const candidateId = candidate.run_id;
   // Each side named by what tells it apart; two runs of one condition are baseline and candidate.
   const same = baseline.condition === candidate.condition;
   const short = shortPair(baseline.condition, candidate.condition);
@@ -82,8 +99,6 @@ export function planPair(
     baseline: same ? 'baseline' : short.reference,
     candidate: same ? 'candidate' : short.candidate,
   };
-  const baselineName = names.baseline;
-  const candidateName = names.candidate;
   const sameExperiment = baseline.experiment_id === candidate.experiment_id;
   return {
     experimentId: pairExperimentId(baselineId, candidateId),
@@ -104,12 +119,12 @@ export function planPair(
       deviations: [],
       reproduces: null,
     },
-    reference: baselineName,
+    reference: names.baseline,
     referenceBasis: 'chosen',
     resamples: options.resamples ?? 10_000,
     conditions: [
-      { name: baselineName, runId: baselineId, role: 'reference' },
-      { name: candidateName, runId: candidateId, role: 'intervention' },
+      { name: names.baseline, runId: baselineId, role: 'reference' },
+      { name: names.candidate, runId: candidateId, role: 'intervention' },
     ],
     referenceReplicates: [],
   };

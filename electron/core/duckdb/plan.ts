@@ -1,8 +1,7 @@
-import { pairExperimentId, type ReferenceBasis } from '../../../shared/contract';
+import type { ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment } from '../../../shared/compare/types';
-import { shortPair } from '../../../shared/labels';
 import type { Reproduces, Role } from '../../../shared/model';
-import type { ComparePlan } from '../compare/plan';
+import { pairPlanOf, type ComparePlan, type PairRunFacts } from '../compare/plan';
 import type { ParquetSource } from './source';
 
 interface ExperimentRecord {
@@ -115,13 +114,6 @@ export async function planFromExport(
   };
 }
 
-interface PairRunRecord {
-  run_id: string;
-  experiment_id: string;
-  project: string;
-  condition: string;
-}
-
 /**
  * The built-in engine's plan for two chosen runs (compare/plan.ts): the baseline is the
  * reference, each side named by what tells its condition apart from the other's.
@@ -134,7 +126,7 @@ export async function planPairFromExport(
 ): Promise<ComparePlan> {
   if (baselineId === candidateId)
     throw new Error('Pick two different runs: the baseline and the candidate are one run.');
-  const found = await rows<PairRunRecord>(
+  const found = await rows<PairRunFacts>(
     source,
     `SELECT run_id, experiment_id, project, condition FROM runs WHERE run_id IN ($1, $2)`,
     [baselineId, candidateId],
@@ -144,42 +136,5 @@ export async function planPairFromExport(
     if (!run) throw new Error(`There is no run "${id}".`);
     return run;
   };
-  const baseline = find(baselineId);
-  const candidate = find(candidateId);
-  const same = baseline.condition === candidate.condition;
-  const short = shortPair(baseline.condition, candidate.condition);
-  const names = {
-    shared: same ? baseline.condition : short.shared,
-    baseline: same ? 'baseline' : short.reference,
-    candidate: same ? 'candidate' : short.candidate,
-  };
-  const id = pairExperimentId(baselineId, candidateId);
-  return {
-    experimentId: id,
-    experiment: {
-      id,
-      project: baseline.project === candidate.project ? baseline.project : 'runs',
-      name: [
-        baseline.experiment_id === candidate.experiment_id
-          ? baseline.experiment_id
-          : `${baseline.experiment_id} vs ${candidate.experiment_id}`,
-        names.shared,
-        `${baselineId} vs ${candidateId}`,
-      ]
-        .filter(Boolean)
-        .join(' · '),
-      question: null,
-      claim: null,
-      deviations: [],
-      reproduces: null,
-    },
-    reference: names.baseline,
-    referenceBasis: 'chosen',
-    resamples: options.resamples ?? 10_000,
-    conditions: [
-      { name: names.baseline, runId: baselineId, role: 'reference' },
-      { name: names.candidate, runId: candidateId, role: 'intervention' },
-    ],
-    referenceReplicates: [],
-  };
+  return pairPlanOf(find(baselineId), find(candidateId), options);
 }
