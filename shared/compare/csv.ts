@@ -9,9 +9,15 @@
 import { csvNumber } from '../format';
 import type { JsonValue } from '../model';
 import { canonicalJson, compareStrings } from './canonical';
-import { classifyExample, criterionRules } from './criteria';
+import { classifyExample, criterionRules, type CriterionRule } from './criteria';
 import { behaviorChanged, outputChanged, pairExamples } from './pairing';
-import type { CompareExperiment, CompareRun, CriterionClass, Report } from './types';
+import type {
+  CompareExample,
+  CompareExperiment,
+  CompareRun,
+  CriterionClass,
+  Report,
+} from './types';
 
 export type CsvCell = string | number;
 
@@ -158,6 +164,35 @@ export function exampleCsvRow(
 }
 
 /**
+ * One matched example as a CSV record. The texts come apart from the examples: the engines
+ * compare hashes and read the texts themselves (the DuckDB engine from the export).
+ */
+export function exampleCsvRecord(
+  exampleId: string,
+  texts: Pick<ExampleCsvRecord, 'input' | 'referenceOutput' | 'candidateOutput'>,
+  a: CompareExample,
+  b: CompareExample,
+  rules: CriterionRule[],
+): ExampleCsvRecord {
+  return {
+    exampleId,
+    ...texts,
+    outputChanged: outputChanged(a, b),
+    behaviorChanged: behaviorChanged(a, b),
+    criteria: Object.fromEntries(
+      rules.map((rule) => [
+        rule.field,
+        {
+          reference: a.fields[rule.field],
+          candidate: b.fields[rule.field],
+          change: classifyExample(rule, a, b),
+        },
+      ]),
+    ),
+  };
+}
+
+/**
  * The header and one row per paired example, by example id; `filter` keeps the rows of the
  * current view (all rows without it). `input` is the reference run's text (an input mismatch
  * shows in the comparison's coverage, not here).
@@ -180,24 +215,13 @@ export function exampleCsvRows(
   for (let k = 0; k < pairing.matched.length; k++) {
     const a = pairing.matchedReference[k]!;
     const b = pairing.matchedCandidate[k]!;
-    const record: ExampleCsvRecord = {
-      exampleId: pairing.matched[k]!,
-      input: a.input,
-      referenceOutput: a.output,
-      candidateOutput: b.output,
-      outputChanged: outputChanged(a, b),
-      behaviorChanged: behaviorChanged(a, b),
-      criteria: Object.fromEntries(
-        rules.map((rule) => [
-          rule.field,
-          {
-            reference: a.fields[rule.field],
-            candidate: b.fields[rule.field],
-            change: classifyExample(rule, a, b),
-          },
-        ]),
-      ),
-    };
+    const record = exampleCsvRecord(
+      pairing.matched[k]!,
+      { input: a.input, referenceOutput: a.output, candidateOutput: b.output },
+      a,
+      b,
+      rules,
+    );
     if (filter && !filter(record)) continue;
     rows.push(exampleCsvRow(pair, criteria, record));
   }

@@ -134,6 +134,21 @@ export function planPairs(runs: CompareRun[], reference: CompareRun): PlannedPai
   return pairs;
 }
 
+/** The report's experiment header, with the reference it chose (its key order is the report's). */
+export function reportExperiment(
+  experiment: CompareExperiment,
+  reference: CompareRun,
+): Report['experiment'] {
+  return {
+    id: experiment.id,
+    project: experiment.project,
+    reference: reference.conditionName,
+    name: experiment.name,
+    question: experiment.question,
+    claim: experiment.claim,
+  };
+}
+
 /** The whole experiment: `runs` holds the one current run of each condition. */
 export function buildExperimentReport(
   experiment: CompareExperiment,
@@ -157,14 +172,7 @@ export function buildExperimentReport(
   applyHolm(comparisons);
   return {
     checker_version: CHECKER_VERSION,
-    experiment: {
-      id: experiment.id,
-      project: experiment.project,
-      reference: reference.conditionName,
-      name: experiment.name,
-      question: experiment.question,
-      claim: experiment.claim,
-    },
+    experiment: reportExperiment(experiment, reference),
     runs: runScorecards(runs),
     comparisons,
     series: seriesCurves(runs, reference, comparisons),

@@ -1,12 +1,11 @@
-import {
-  behaviorChanged,
-  classifyExample,
-  criterionRules,
-  outputChanged,
-  pairExamples,
-} from '../../../shared/compare';
+import { criterionRules, pairExamples } from '../../../shared/compare';
 import { compareStrings } from '../../../shared/compare/canonical';
-import { exampleCsvHeader, exampleCsvRow, type CsvCell } from '../../../shared/compare/csv';
+import {
+  exampleCsvHeader,
+  exampleCsvRecord,
+  exampleCsvRow,
+  type CsvCell,
+} from '../../../shared/compare/csv';
 import { toCsv } from '../export/csv';
 import type { ParquetComparison } from './engine';
 import type { ParquetSource } from './source';
@@ -52,24 +51,21 @@ export async function examplesCsvFromParquet(
       if (text?.example_id !== exampleId)
         throw new Error(`The export's examples of ${reference.runId} changed while read.`);
       rows.push(
-        exampleCsvRow(csvPair, columns, {
-          exampleId,
-          input: text.input,
-          referenceOutput: text.reference_output,
-          candidateOutput: text.candidate_output,
-          outputChanged: outputChanged(a, b),
-          behaviorChanged: behaviorChanged(a, b),
-          criteria: Object.fromEntries(
-            rules.map((rule) => [
-              rule.field,
-              {
-                reference: a.fields[rule.field],
-                candidate: b.fields[rule.field],
-                change: classifyExample(rule, a, b),
-              },
-            ]),
+        exampleCsvRow(
+          csvPair,
+          columns,
+          exampleCsvRecord(
+            exampleId,
+            {
+              input: text.input,
+              referenceOutput: text.reference_output,
+              candidateOutput: text.candidate_output,
+            },
+            a,
+            b,
+            rules,
           ),
-        }),
+        ),
       );
     });
   }

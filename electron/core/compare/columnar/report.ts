@@ -9,6 +9,7 @@ import { metricComparisonsOf } from '../../../../shared/compare/metrics';
 import {
   applyHolm,
   CHECKER_VERSION,
+  reportExperiment,
   chooseReference,
   planPairs,
 } from '../../../../shared/compare/report';
@@ -198,14 +199,7 @@ export function buildColumnReport(
     : undefined;
   const report: Report = {
     checker_version: CHECKER_VERSION,
-    experiment: {
-      id: experiment.id,
-      project: experiment.project,
-      reference: reference.conditionName,
-      name: experiment.name,
-      question: experiment.question,
-      claim: experiment.claim,
-    },
+    experiment: reportExperiment(experiment, reference),
     runs: runScorecards(details, (run) => {
       const table = comparer.table(run);
       return { examples: table.n, errored: comparer.erroredOf(table).reduce((s, e) => s + e, 0) };
