@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../electron/server/http';
+import { raw } from '../fixtures/lab-server';
 import { makeServer } from '../fixtures/service';
 
 type Harness = Awaited<ReturnType<typeof makeServer>>;
@@ -13,32 +13,6 @@ afterEach(async () => {
   await harness?.close();
   harness = null;
 });
-
-/** Raw HTTP so the test controls Host and Origin exactly, as an attacker's browser would. */
-function raw(
-  port: number,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
-): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: options.method ?? 'GET',
-        path: options.path,
-        headers: options.headers,
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    if (options.body) req.write(options.body);
-    req.end();
-  });
-}
 
 function api(h: Harness, body: unknown, headers: Record<string, string> = {}) {
   return raw(h.server.port, {
