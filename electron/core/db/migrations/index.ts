@@ -15,6 +15,7 @@ import { m014SearchCache } from './014-search-cache';
 import { m015FtsDetailNone } from './015-fts-detail-none';
 import { m016ObjectSources } from './016-object-sources';
 import { m017DropFieldsHash } from './017-drop-fields-hash';
+import { m018RunTexts } from './018-run-texts';
 
 export interface Migration {
   version: number;
@@ -41,6 +42,7 @@ export const migrations: Migration[] = [
   m015FtsDetailNone,
   m016ObjectSources,
   m017DropFieldsHash,
+  m018RunTexts,
 ];
 
 export const latestVersion = migrations.length;

@@ -1,0 +1,62 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { JsonObject } from '../../../shared/model';
+
+/** What a reader gets of one example besides its id and hashes (which the column store holds). */
+export interface TextRow {
+  input: string;
+  output: string;
+  fields: JsonObject;
+  target: string | null;
+  error: string | null;
+}
+
+/** One example as the indexer hands it over: its fields already as sorted-key JSON text. */
+export interface TextInput {
+  input: string;
+  output: string;
+  /** JSON of the fields with sorted keys (ingest/prepare.ts), so equal fields give equal text. */
+  fields: string;
+  target: string | null;
+  error: string | null;
+}
+
+/**
+ * Examples per block: a block is the unit read, decoded and compressed. Small enough that an
+ * explorer page (a few hundred examples from anywhere in a run) decodes little beyond itself,
+ * large enough that a run of a million is a thousand rows of `run_texts`, not a million.
+ */
+export const BLOCK_SIZE = 1024;
+
+/**
+ * How a block's bytes are stored: `json` as the indexer writes it (no compression on the path
+ * the user waits for), `deflate` the same bytes compressed by the background archive.
+ */
+export type StoredEncoding = 'json' | 'deflate';
+
+/** The block's examples as one JSON array of [input, output, fields, target, error] arrays. */
+export function encodeJsonBlock(rows: readonly TextInput[]): Buffer {
+  const parts = rows.map(
+    (r) =>
+      `[${JSON.stringify(r.input)},${JSON.stringify(r.output)},${r.fields},${JSON.stringify(r.target)},${JSON.stringify(r.error)}]`,
+  );
+  return Buffer.from(`[${parts.join(',')}]`, 'utf8');
+}
+
+type Packed = [string, string, JsonObject, string | null, string | null];
+
+export function decodeStoredBlock(encoding: StoredEncoding, data: Buffer): TextRow[] {
+  const json = encoding === 'deflate' ? inflateRawSync(data) : data;
+  const packed = JSON.parse(json.toString('utf8')) as Packed[];
+  return packed.map(([input, output, fields, target, error]) => ({
+    input,
+    output,
+    fields,
+    target,
+    error,
+  }));
+}
+
+/** The archive's form of a block: deflate at a middle level, off the indexing path. */
+export function compressBlock(json: Buffer): Buffer {
+  return deflateRawSync(json, { level: 6 });
+}
