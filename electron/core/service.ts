@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
-import { backfillRunColumns, runsWithoutColumns } from './columns/backfill';
 import { ComparisonRunner } from './compare/runner';
 import { closeLibrary, openLibrary, type Db } from './db/open';
 import { EventHub } from './events';
@@ -26,6 +25,7 @@ import { logIndexPass, logJob } from './log-events';
 import type { SyncOptions } from './sync/drain';
 import { SyncEngine } from './sync/engine';
 import { SearchIndexer } from './search/indexer';
+import { convertLibrary, runsToConvert } from './texts/convert';
 import { MemorySecretStore, type SecretStore } from './sync/settings';
 import { FolderWatcher } from './watcher';
 
@@ -136,18 +136,20 @@ export class PairwiseService {
       ? new BucketPoller((address) => this.pollBucket(address), options.bucketPollMs ?? 300_000)
       : null;
     for (const bucket of this.poller ? watchedBuckets(this.db) : []) this.poller?.add(bucket.path);
-    if (runsWithoutColumns(this.db).length > 0) this.startColumnBackfill();
+    if (runsToConvert(this.db).length > 0) this.startConversion();
     // Runs a crash or an older Pairwise left unsearchable.
     this.search.schedule();
   }
 
   /**
-   * A library indexed before column stores: each run gets one from its rows, in the background
-   * (its comparisons read the rows meanwhile, with the same result).
+   * A library indexed before texts moved into blocks: each run's rows become blocks and a
+   * column store, in the background (a request needing a run not yet converted is refused
+   * with how far the conversion is), and converted runs become searchable again.
    */
-  private startColumnBackfill(): void {
+  private startConversion(): void {
     this.jobs.start('index', 'Preparing runs for comparison', async (ctx) => {
-      await backfillRunColumns(this.db, ctx.signal, ctx.progress);
+      await convertLibrary(this.db, ctx.signal, ctx.progress);
+      this.search.schedule();
     });
   }
 

@@ -1,4 +1,3 @@
-import type { Statement } from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -13,6 +12,7 @@ import type { SourceUnit } from '../../electron/core/ingest/types';
 import { fuzzRuns, fuzzSeed, fuzzTimeout } from '../fixtures/fuzz';
 import { evalHeader, evalSample, zipBytes, type ZipEntry } from '../fixtures/inspect';
 import { tempDir } from '../fixtures/tmp';
+import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
 /**
  * Issue 7, property-based: random bytes and random JSON, written under every name a run file
@@ -28,7 +28,6 @@ let dir: string;
 let cleanup: () => void;
 let db: Db;
 let store: IndexStore;
-let storedIds: Statement;
 let case_ = 0;
 const outcomes = { imported: 0, failed: 0, skipped: 0 };
 
@@ -36,10 +35,6 @@ beforeAll(() => {
   ({ dir, cleanup } = tempDir());
   db = openDatabase(path.join(dir, 'fuzz.db'));
   store = new IndexStore(db);
-  storedIds = db.prepare(
-    `SELECT e.example_id AS id, e.input, e.output FROM examples e
-     JOIN runs r ON r.rowid = e.run_rowid WHERE r.id = ?`,
-  );
 });
 afterAll(() => {
   db.close();
@@ -243,9 +238,7 @@ async function indexOnce(layout: Layout, contents: Content[]): Promise<void> {
     // What was stored reads back the same, so every example can be found again by its id. A run
     // id an earlier fuzzed file already gave is refused whole (no silent replacement).
     for (const run of written.taken.length === 0 ? result.runs : []) {
-      const stored = (
-        storedIds.all(run.runId) as { id: string; input: string; output: string }[]
-      ).map((r) => [r.id, r.input, r.output]);
+      const stored = storedExamples(db, run.runId).map((r) => [r.example_id, r.input, r.output]);
       const sent = run.examples.map((e) => [e.id, e.input, e.output]);
       const byId = (a: string[], b: string[]) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0);
       expect(stored.sort(byId)).toEqual(sent.sort(byId));
@@ -301,9 +294,7 @@ describe('importer fuzzing: random content under every run-file name', () => {
       const indexer = new SearchIndexer(db, jobs);
       await indexer.idle();
       await indexer.close();
-      expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(
-        count(`SELECT COUNT(*) AS n FROM examples`),
-      );
+      expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(storedExampleCount(db));
       expect(count(`SELECT COUNT(*) AS n FROM run_search WHERE ready = 0`)).toBe(0);
       expect(count(`SELECT COUNT(DISTINCT run_rowid) AS n FROM run_columns`)).toBe(
         count(`SELECT COUNT(*) AS n FROM runs`),

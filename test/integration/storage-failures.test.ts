@@ -11,6 +11,7 @@ import { PairwiseService } from '../../electron/core/service';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
+import { storedExampleCount } from '../fixtures/stored-examples';
 
 const cleanups = cleanupsAfterEach();
 
@@ -101,7 +102,7 @@ describe('storage failures', () => {
     );
     const runs = db.prepare(`SELECT id FROM runs ORDER BY id`).all() as { id: string }[];
     expect(runs.map((r) => r.id)).toEqual(['small']);
-    expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 2 });
+    expect(storedExampleCount(db)).toBe(2);
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

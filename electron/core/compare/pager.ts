@@ -7,6 +7,9 @@ import { countMatches, filterMatches } from './filters';
 import { cursorAt, orderLength, sortOrder, stepAfter, stepAt, type Cursor } from './order';
 import { findId, idAt } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
+import type { TextRow } from '../texts/blocks';
+import { runOfKey } from '../texts/keys';
+import { TextReader } from '../texts/read';
 
 /** The contract's page input; scripts may leave out countTotal (counted by default). */
 type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
@@ -38,23 +41,9 @@ function classesAt(view: PairView, k: number): Record<string, CriterionClass> {
   return Object.fromEntries(view.criteria.map((c, i) => [c, CLASSES[view.classes[i]![k]!]!]));
 }
 
-/** The stored examples behind a page, by rowid: only the page's few are read. */
-function examplesByRowid(
-  db: Db,
-  rowids: number[],
-): Map<number, { input: string; fields: Record<string, unknown> }> {
-  const wanted = rowids.filter((rowid) => rowid !== NO_ROWID);
-  const rows = db
-    .prepare(
-      `SELECT rowid, input, fields FROM examples WHERE rowid IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(wanted)) as { rowid: number; input: string; fields: string }[];
-  return new Map(
-    rows.map((r) => [
-      r.rowid,
-      { input: r.input, fields: JSON.parse(r.fields) as Record<string, unknown> },
-    ]),
-  );
+/** The stored examples behind a page, by key: only the blocks of the page's few are read. */
+function examplesByKey(db: Db, keys: number[]): Map<number, TextRow> {
+  return new TextReader(db).texts(keys.filter((key) => key !== NO_ROWID));
 }
 
 /**
@@ -86,7 +75,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   // Only a first page that asked for it gets the count.
   const total =
     input.after || input.countTotal === false ? null : countMatches(db, view, input.filter);
-  const examples = examplesByRowid(db, [
+  const examples = examplesByKey(db, [
     ...page.map((k) => view.refRowids[k]!),
     ...page.map((k) => view.candRowids[k]!),
   ]);
@@ -143,23 +132,21 @@ export function exampleDetail(
   input: ParsedInput<'examples:detail'>,
 ): RequestOutput<'examples:detail'> {
   const { view, k } = pairExample(db, input);
-  const read = db.prepare(
-    `SELECT r.id AS run_id, e.input, e.output, e.fields, e.target, e.error
-     FROM examples e JOIN runs r ON r.rowid = e.run_rowid WHERE e.rowid = ?`,
-  );
-  const side = (rowid: number) => {
-    if (rowid === NO_ROWID) return null;
-    const e = read.get(rowid) as
-      | {
-          run_id: string;
-          input: string;
-          output: string;
-          fields: string;
-          target: string | null;
-          error: string | null;
-        }
-      | undefined;
-    return e ? { ...e, fields: JSON.parse(e.fields) as Record<string, unknown> } : null;
+  const texts = new TextReader(db);
+  const runId = db.prepare(`SELECT id FROM runs WHERE rowid = ?`).pluck();
+  const side = (key: number) => {
+    if (key === NO_ROWID) return null;
+    const text = texts.text(key);
+    const run_id = runId.get(runOfKey(key)) as string | undefined;
+    if (!text || run_id === undefined) return null;
+    return {
+      run_id,
+      input: text.input,
+      output: text.output,
+      fields: text.fields,
+      target: text.target,
+      error: text.error,
+    };
   };
   return {
     example_id: input.exampleId,

@@ -16,6 +16,8 @@ import { filterMatches } from '../compare/filters';
 import { idAt } from '../compare/pair-arrays';
 import { openPair } from '../compare/pair-cache';
 import type { Db } from '../db/open';
+import type { TextRow } from '../texts/blocks';
+import { TextReader } from '../texts/read';
 
 /** Columns that name something (ids, conditions): what a reader matches by eye. */
 const NAME_COLUMNS = new Set([
@@ -61,35 +63,12 @@ export function summaryCsv(report: Report): string {
   return toCsv(SUMMARY_CSV_HEADER, summaryCsvRows(report));
 }
 
-interface StoredExample {
-  input: string;
-  output: string;
-  fields: Record<string, JsonValue>;
-}
-
-/** Examples read this many rowids at a time: a page's worth, never a whole pair at once. */
+/** Examples read this many keys at a time: a page's worth, never a whole pair at once. */
 const BATCH = 500;
 
-function examplesByRowid(db: Db, rowids: number[]): Map<number, StoredExample> {
-  const out = new Map<number, StoredExample>();
-  const read = db.prepare(
-    `SELECT rowid, input, output, fields FROM examples WHERE rowid IN (SELECT value FROM json_each(?))`,
-  );
-  for (let from = 0; from < rowids.length; from += BATCH) {
-    const rows = read.all(JSON.stringify(rowids.slice(from, from + BATCH))) as {
-      rowid: number;
-      input: string;
-      output: string;
-      fields: string;
-    }[];
-    for (const r of rows)
-      out.set(r.rowid, {
-        input: r.input,
-        output: r.output,
-        fields: JSON.parse(r.fields) as Record<string, JsonValue>,
-      });
-  }
-  return out;
+/** The texts behind a batch of keys: the reader keeps the blocks a pair's rows walk through. */
+function examplesByKey(reader: TextReader, keys: number[]): Map<number, TextRow> {
+  return reader.texts(keys);
 }
 
 export interface ExamplesCsv {
@@ -132,8 +111,9 @@ export function examplesCsv(
         const rows: CsvCell[][] = [];
         // Positions follow the example ids, the file's order.
         const page: number[] = [];
+        const reader = new TextReader(db);
         const flush = () => {
-          const examples = examplesByRowid(db, [
+          const examples = examplesByKey(reader, [
             ...page.map((k) => view.refRowids[k]!),
             ...page.map((k) => view.candRowids[k]!),
           ]);

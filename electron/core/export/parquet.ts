@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { Db } from '../db/open';
 import { conditionsOf, listExperiments } from '../experiments';
-import { sha1 } from '../ingest/prepare';
+import { sha1, sortedJson } from '../ingest/prepare';
 import { listRuns } from '../library';
+import { storedExamples } from '../texts/stored';
 import { writeComparisons, type ExportedReport } from './parquet-comparisons';
 import { CONDITIONS, EXAMPLES, EXPERIMENTS, RUNS } from './parquet-schema';
 import { ParquetStaging, type TableAppender } from './parquet-writer';
@@ -38,17 +39,6 @@ interface RunDetail {
   metrics: string;
   metric_definitions: string;
   warnings: string;
-}
-
-interface ExampleRow {
-  example_id: string;
-  input: string;
-  output: string;
-  target: string | null;
-  error: string | null;
-  fields: string;
-  input_hash: string;
-  output_hash: string;
 }
 
 const jsonList = (text: string) => JSON.parse(text) as string[];
@@ -191,28 +181,23 @@ function appendRuns(db: Db, experimentId: string, runs: TableAppender): RunDetai
   });
 }
 
-/** One run's examples in id order, one row at a time from SQLite to the appender. */
+/** One run's examples in the order they were imported, a block at a time to the appender. */
 function appendExamples(db: Db, run: RunDetail, examples: TableAppender): number {
   let n = 0;
-  const rows = db
-    .prepare(
-      `SELECT example_id, input, output, target, error, fields, input_hash, output_hash
-       FROM examples WHERE run_rowid = ? ORDER BY example_id`,
-    )
-    .iterate(run.rowid) as IterableIterator<ExampleRow>;
-  for (const e of rows) {
+  for (const e of storedExamples(db, run.rowid)) {
+    const fields = sortedJson(e.fields);
     examples.append([
       run.id,
-      e.example_id,
+      e.id,
       e.input,
       e.output,
       e.target,
       e.error,
-      e.fields,
-      e.input_hash,
-      e.output_hash,
+      fields,
+      e.inputHash,
+      e.outputHash,
       // The library no longer stores it (nothing there reads it); readers of the export may.
-      sha1(e.fields),
+      sha1(fields),
     ]);
     n++;
   }

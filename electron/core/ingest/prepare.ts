@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
+import { JsonBlockBuilder, type NumberedBlock } from '../texts/write';
 
 /** JSON with object keys sorted, so equal field objects give equal text (and equal hashes). */
 export function sortedJson(value: JsonValue | undefined): string {
@@ -23,6 +24,8 @@ export interface PreparedExamples {
   fields: string[];
   inputHash: string[];
   outputHash: string[];
+  /** The run's text blocks these examples complete (texts/write.ts). */
+  blocks: NumberedBlock[];
 }
 
 /**
@@ -30,20 +33,39 @@ export interface PreparedExamples {
  * hashing every example was a third of the writer's time.
  */
 export function prepareExamples(run: ImportedRun): PreparedExamples {
-  return prepareExampleList(run.examples);
+  return prepareExampleList(run.examples, new JsonBlockBuilder(), true);
 }
 
-export function prepareExampleList(examples: ImportedExample[]): PreparedExamples {
+/**
+ * A batch of a run's examples, in file order: `blocks` carries a partial block from one batch
+ * to the next, and the last batch also ends the run's last block.
+ */
+export function prepareExampleList(
+  examples: ImportedExample[],
+  blocks: JsonBlockBuilder,
+  last: boolean,
+): PreparedExamples {
   const n = examples.length;
   const prepared: PreparedExamples = {
     fields: new Array<string>(n),
     inputHash: new Array<string>(n),
     outputHash: new Array<string>(n),
+    blocks: [],
   };
   examples.forEach((example, i) => {
     prepared.fields[i] = sortedJson(example.fields);
     prepared.inputHash[i] = sha1(example.input);
     prepared.outputHash[i] = sha1(example.output);
   });
+  prepared.blocks = blocks.add(
+    examples.map((example, i) => ({
+      input: example.input,
+      output: example.output,
+      fields: prepared.fields[i]!,
+      target: example.target,
+      error: example.error,
+    })),
+  );
+  if (last) prepared.blocks.push(...blocks.end());
   return prepared;
 }

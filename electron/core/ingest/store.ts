@@ -4,6 +4,8 @@ import type { Trace } from '../../../shared/trace';
 import { RunColumnsBuilder } from '../columns/encode';
 import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
+import { exampleKey, KEY_SPAN, keySpan } from '../texts/keys';
+import { writeRunTexts } from '../texts/write';
 import { prepareExamples, sortedJson, type PreparedExamples } from './prepare';
 import { isBusy } from '../db/busy';
 import type { Db } from '../db/open';
@@ -71,8 +73,7 @@ export class IndexStore {
   private readonly upsertProject;
   private readonly upsertExperiment;
   private readonly insertRun;
-  private readonly insertExample;
-  private readonly deleteExamplesOfRun;
+  private readonly clearRunKeys;
   private readonly insertTrace;
   private readonly resetSearch;
   private readonly searchSpan;
@@ -123,10 +124,12 @@ export class IndexStore {
         warnings = excluded.warnings, example_count = excluded.example_count,
         source_sha256 = excluded.source_sha256, missing = 0
       RETURNING rowid`);
-    this.insertExample = db.prepare(`
-      INSERT INTO examples (run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.deleteExamplesOfRun = db.prepare(`DELETE FROM examples WHERE run_rowid = ?`);
+    // A run kept its rowid (its id came back from another file): what its keys named goes.
+    this.clearRunKeys = [
+      db.prepare(`DELETE FROM run_texts WHERE run_rowid = ?`),
+      db.prepare(`DELETE FROM examples_fts WHERE rowid BETWEEN ? AND ?`),
+      db.prepare(`DELETE FROM example_traces WHERE example_rowid BETWEEN ? AND ?`),
+    ] as const;
     this.insertTrace = db.prepare(
       `INSERT INTO example_traces (example_rowid, trace) VALUES (?, ?)`,
     );
@@ -274,7 +277,7 @@ export class IndexStore {
   ): number {
     const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
     const columns = new RunColumnsBuilder();
-    this.insertExamples(rowid, run.examples, prepared, run.traces, columns);
+    this.insertExamples(rowid, 0, run.examples, prepared, run.traces, columns);
     this.writeColumns(rowid, columns);
     return run.examples.length;
   }
@@ -367,36 +370,36 @@ export class IndexStore {
       example_count: exampleCount,
       source_sha256: record.sha256,
     }) as { rowid: number };
-    this.deleteExamplesOfRun.run(rowid);
+    const [texts, fts, traces] = this.clearRunKeys;
+    texts.run(rowid);
+    const keys = keySpan(rowid, KEY_SPAN)!;
+    fts.run(keys.first, keys.last);
+    traces.run(keys.first, keys.last);
     // Its words are indexed after the commit (search/indexer.ts): until then it is not searchable.
     this.resetSearch.run(rowid);
     return rowid;
   }
 
+  /**
+   * A batch of the run's examples, the first of them at `first` in file order: no row per
+   * example, only their blocks, transcripts by key and their part of the column store.
+   */
   insertExamples(
     rowid: number,
+    first: number,
     examples: ImportedExample[],
     prepared: PreparedExamples,
-    traces?: Map<string, Trace>,
-    columns?: RunColumnsBuilder,
+    traces: Map<string, Trace> | undefined,
+    columns: RunColumnsBuilder,
   ): void {
+    writeRunTexts(this.db, rowid, prepared.blocks);
     examples.forEach((example, i) => {
-      const inserted = this.insertExample.run(
-        rowid,
-        example.id,
-        example.input,
-        example.output,
-        prepared.fields[i],
-        example.target,
-        example.error,
-        prepared.inputHash[i],
-        prepared.outputHash[i],
-      );
+      const key = exampleKey(rowid, first + i);
       const trace = traces?.get(example.id);
-      if (trace) this.insertTrace.run(inserted.lastInsertRowid, packTrace(trace));
-      columns?.add({
+      if (trace) this.insertTrace.run(key, packTrace(trace));
+      columns.add({
         id: example.id,
-        rowid: Number(inserted.lastInsertRowid),
+        rowid: key,
         inputHash: prepared.inputHash[i]!,
         outputHash: prepared.outputHash[i]!,
         error: example.error,
@@ -406,8 +409,8 @@ export class IndexStore {
   }
 
   /**
-   * The run's column store, in the same transaction as its examples, and their rowid span,
-   * which the background search fill walks.
+   * The run's column store, in the same transaction as its texts, and their key span, which
+   * the background search fill walks.
    */
   writeColumns(rowid: number, columns: RunColumnsBuilder): void {
     writeRunColumns(this.db, rowid, columns.encode());

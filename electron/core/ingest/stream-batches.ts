@@ -2,6 +2,7 @@ import type { ImportedExample } from '../../../shared/model';
 import { readExampleBatch } from './importers/mechlens';
 import { positionOf, readRange, type ArrayLayout } from './json-layout';
 import { cleanExampleBatch, NormalizationCheck } from './limits';
+import { JsonBlockBuilder } from '../texts/write';
 import { prepareExampleList, type PreparedExamples } from './prepare';
 import { checkDepth, explainJsonError } from './read';
 import { ImportProblem } from './types';
@@ -48,6 +49,7 @@ export class BatchReader {
   private index = 0;
   private readonly seen = new Map<string, number>();
   private readonly cleaned = new Map<string, string>();
+  private readonly blocks = new JsonBlockBuilder();
   readonly normalization = new NormalizationCheck();
 
   constructor(
@@ -70,7 +72,7 @@ export class BatchReader {
     this.normalization.add(examples);
     return {
       examples,
-      prepared: prepareExampleList(examples),
+      prepared: prepareExampleList(examples, this.blocks, this.done),
       end: batch.end,
       bytes: batch.end - batch.start,
     };

@@ -143,7 +143,7 @@ async function writeBatches(
   const columns = new RunColumnsBuilder();
   let written = 0;
   for (let batch = ahead.shift() ?? reader.next(); batch; batch = ahead.shift() ?? reader.next()) {
-    store.insertExamples(rowid, batch.examples, batch.prepared, undefined, columns);
+    store.insertExamples(rowid, written, batch.examples, batch.prepared, undefined, columns);
     written += batch.examples.length;
     onBytes(batch.end);
     await yieldToEvents();

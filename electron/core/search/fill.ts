@@ -2,13 +2,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import { CancelledError } from '../jobs/protocol';
+import { TextReader } from '../texts/read';
 
 /** One slice of the fill, as the search worker gets it from the service. */
 export interface FillTask {
   dbPath: string;
   /** Pending runs by rowid, those a search waits for first. */
   order: number[];
-  /** Rowids per transaction: fixed when given, else sized to `HOLD_MS` as the fill goes. */
+  /** Keys per transaction: fixed when given, else sized to `HOLD_MS` as the fill goes. */
   batch: number | null;
   /** Where an adaptive batch starts (the last slice's size, so each slice starts tuned). */
   startBatch: number;
@@ -47,14 +48,6 @@ const BUSY_MS = 100;
 const BUSY_SLEEPS_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
 /** A sleeping writer's thread wakes a little late on a busy machine, and so does the fill's. */
 const WAKE_SLACK_MS = 5;
-
-/**
- * A batch's examples, found by their rowid range: the `+` keeps SQLite from reading them
- * through the (run, example id) index instead, which walks every example of the run for each
- * batch — most of the fill's time on a run of a million.
- */
-export const INSERT_BATCH = `INSERT INTO examples_fts (rowid, input, output)
-  SELECT rowid, input, output FROM examples WHERE rowid > ? AND rowid <= ? AND +run_rowid = ?`;
 
 /**
  * How long the fill leaves the lock free after a transaction that held it `heldMs`: long
@@ -100,11 +93,21 @@ export async function fillSlice(
   signal: AbortSignal,
   now: () => number = () => performance.now(),
 ): Promise<FillResult> {
+  // A run still in example rows waits for the conversion (texts/convert.ts), which resets it.
   const state = db.prepare(
     `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
-     WHERE run_rowid = ? AND ready = 0`,
+     WHERE run_rowid = @run AND ready = 0 AND NOT EXISTS (SELECT 1 FROM examples WHERE run_rowid = @run)`,
   );
-  const insert = db.prepare(INSERT_BATCH);
+  const insert = db.prepare(`INSERT INTO examples_fts (rowid, input, output) VALUES (?, ?, ?)`);
+  /** The examples with keys in (from, to], read from their blocks: how many were inserted. */
+  const insertKeys = (reader: TextReader, from: number, to: number): number => {
+    let changes = 0;
+    for (let key = from + 1; key <= to; key++) {
+      const text = reader.text(key);
+      if (text) changes += insert.run(key, text.input, text.output).changes;
+    }
+    return changes;
+  };
   const advance = db.prepare(
     `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
   );
@@ -112,20 +115,22 @@ export async function fillSlice(
   let batch = task.batch ?? task.startBatch;
   /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
   let locked = 0;
-  /** One transaction: up to `batch` rowids from the runs in order. False when none is left. */
+  /** One transaction: up to `batch` keys from the runs in order. False when none is left. */
   const step = (): boolean => {
     locked = now();
+    // Per transaction: a run re-indexed between two holds new blocks under the same keys.
+    const reader = new TextReader(db);
     let budget = batch;
     let any = false;
     for (const run of task.order) {
       if (budget <= 0) break;
-      const s = state.get(run) as RunState | undefined;
+      const s = state.get({ run }) as RunState | undefined;
       if (!s) continue;
       any = true;
       const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
       const hi = s.hi ?? from;
       const to = Math.min(hi, from + budget);
-      const { changes } = to > from ? insert.run(from, to, run) : { changes: 0 };
+      const changes = to > from ? insertKeys(reader, from, to) : 0;
       advance.run(to, changes, to >= hi ? 1 : 0, run);
       budget -= Math.max(1, to - from);
     }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Db } from '../db/open';
 import { sha256Files } from '../ingest/hash';
 import { listRuns } from '../library';
+import { storedExamplesById } from '../texts/stored';
 
 /**
  * The run record sent to POST /api/v1/runs. A MechLens run is sent exactly as its file holds it
@@ -64,24 +65,11 @@ async function recordOnDisk(row: RunDbRow): Promise<string | null> {
 
 function recordFromIndex(db: Db, row: RunDbRow): Record<string, unknown> {
   const settings = JSON.parse(row.settings) as Record<string, unknown>;
-  const examples = (
-    db
-      .prepare(
-        `SELECT example_id, input, output, fields, target, error FROM examples WHERE run_rowid = ? ORDER BY example_id`,
-      )
-      .all(row.rowid) as {
-      example_id: string;
-      input: string;
-      output: string;
-      fields: string;
-      target: string | null;
-      error: string | null;
-    }[]
-  ).map((e) => ({
-    id: e.example_id,
+  const examples = storedExamplesById(db, row.rowid).map((e) => ({
+    id: e.id,
     input: e.input,
     output: e.output,
-    fields: JSON.parse(e.fields) as unknown,
+    fields: e.fields,
     ...(e.target !== null ? { target: e.target } : {}),
     ...(e.error !== null ? { error: e.error } : {}),
   }));

@@ -16,6 +16,7 @@ import { m015FtsDetailNone } from './015-fts-detail-none';
 import { m016ObjectSources } from './016-object-sources';
 import { m017DropFieldsHash } from './017-drop-fields-hash';
 import { m018RunTexts } from './018-run-texts';
+import { m019KeysNotRows } from './019-keys-not-rows';
 
 export interface Migration {
   version: number;
@@ -43,6 +44,7 @@ export const migrations: Migration[] = [
   m016ObjectSources,
   m017DropFieldsHash,
   m018RunTexts,
+  m019KeysNotRows,
 ];
 
 export const latestVersion = migrations.length;
