@@ -147,10 +147,17 @@ export class PairwiseService {
    * with how far the conversion is), and converted runs become searchable again.
    */
   private startConversion(): void {
-    this.jobs.start('index', 'Preparing runs for comparison', async (ctx) => {
+    this.conversionJob = this.jobs.start('index', 'Preparing runs for comparison', async (ctx) => {
       await convertLibrary(this.db, ctx.signal, ctx.progress);
       this.search.schedule();
     });
+  }
+
+  private conversionJob: string | null = null;
+
+  /** Once every run of a library indexed before blocks is converted (or the job ended). */
+  async converted(): Promise<void> {
+    if (this.conversionJob) await this.jobs.wait(this.conversionJob);
   }
 
   readonly handlers: Handlers = {

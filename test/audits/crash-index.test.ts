@@ -7,6 +7,7 @@ import { runCli, spawnCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { tempDir } from '../fixtures/tmp';
 import { seededIntegers } from '../fixtures/random';
+import { storedExampleCount } from '../fixtures/stored-examples';
 
 let cleanup = () => undefined as void;
 afterEach(() => cleanup());
@@ -39,7 +40,7 @@ function counts(db: string): Counts {
     return {
       integrity: conn.pragma('integrity_check', { simple: true }) as string,
       runs: (conn.prepare(`SELECT COUNT(*) AS n FROM runs`).get() as { n: number }).n,
-      examples: (conn.prepare(`SELECT COUNT(*) AS n FROM examples`).get() as { n: number }).n,
+      examples: storedExampleCount(conn),
       fts: (conn.prepare(`SELECT COUNT(*) AS n FROM examples_fts`).get() as { n: number }).n,
       searchDone: (
         conn.prepare(`SELECT coalesce(sum(done), 0) AS n FROM run_search`).get() as { n: number }

@@ -55,7 +55,7 @@ function forgetSearch(dbPath: string): number {
   try {
     db.exec(`INSERT INTO examples_fts (examples_fts) VALUES ('delete-all')`);
     db.exec(`UPDATE run_search SET indexed_to = 0, done = 0, ready = 0`);
-    return db.prepare(`SELECT count(*) FROM examples`).pluck().get() as number;
+    return db.prepare(`SELECT coalesce(sum(example_count), 0) FROM runs`).pluck().get() as number;
   } finally {
     db.close();
   }

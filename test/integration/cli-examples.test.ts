@@ -8,6 +8,7 @@ import { runCli } from '../fixtures/cli';
 import { writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { callOk } from '../fixtures/service';
 import { tempDir } from '../fixtures/tmp';
+import { unsearchable } from '../fixtures/search';
 
 type Page = RequestOutput<'examples:page'>;
 type PageInput = Omit<RequestInput<'examples:page'>, 'reportKey' | 'pair'>;
@@ -208,14 +209,7 @@ describe('pairwise examples', () => {
         .prepare(`SELECT rowid FROM runs WHERE id = 'cand'`)
         .pluck()
         .get() as number;
-      handle
-        .prepare(
-          `DELETE FROM examples_fts WHERE rowid IN (SELECT rowid FROM examples WHERE run_rowid = ?)`,
-        )
-        .run(run);
-      handle
-        .prepare(`UPDATE run_search SET indexed_to = 0, done = 0, ready = 0 WHERE run_rowid = ?`)
-        .run(run);
+      unsearchable(handle, run);
       expect(searchPending(handle, [run])).not.toBeNull();
     } finally {
       handle.close();

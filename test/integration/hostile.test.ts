@@ -21,6 +21,7 @@ import { writeHostileCorpus, type HostileEntry } from '../fixtures/hostile-corpu
 import { writeEvalLog, evalSample } from '../fixtures/inspect';
 import { writeRepsRun } from '../fixtures/reps';
 import { tempDir } from '../fixtures/tmp';
+import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
 /**
  * Issue 7: a library full of hostile files is indexed through the CLI, as a user would. The
@@ -163,31 +164,21 @@ describe('a library of hostile files, indexed through the CLI', () => {
           expect(status.get(file), file).toEqual({ status: 'imported', error: null });
         }
         const count = (sql: string) => (conn.prepare(sql).get() as { n: number }).n;
-        expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(
-          count(`SELECT COUNT(*) AS n FROM examples`),
-        );
+        expect(count(`SELECT COUNT(*) AS n FROM examples_fts`)).toBe(storedExampleCount(conn));
 
         // Decisions about odd but valid data (docs/reliability.md).
         const ids = (runId: string) =>
-          (
-            conn
-              .prepare(
-                `SELECT e.example_id AS id FROM examples e JOIN runs r ON r.rowid = e.run_rowid
-                 WHERE r.id = ? ORDER BY e.example_id`,
-              )
-              .all(runId) as { id: string }[]
-          ).map((r) => r.id);
+          storedExamples(conn, runId)
+            .map((r) => r.example_id)
+            .sort();
         expect(ids('hostile-path-ids')).toEqual(
           ['../../etc/passwd', '/absolute/path', 'C:\\Windows\\system32', 'nul\u0000byte'].sort(),
         );
         // Lone surrogates are stored as U+FFFD, and the stored id finds its row again.
         expect(ids('hostile-lone-surrogates')).toEqual(['s\ufffd', 't\ufffd']);
-        const byId = conn.prepare(
-          `SELECT input FROM examples e JOIN runs r ON r.rowid = e.run_rowid WHERE r.id = ? AND e.example_id = ?`,
-        );
-        expect(byId.get('hostile-lone-surrogates', 's\ufffd')).toEqual({
-          input: 'lone high \ufffd surrogate',
-        });
+        const byId = (runId: string, id: string) =>
+          storedExamples(conn, runId).find((r) => r.example_id === id)?.input;
+        expect(byId('hostile-lone-surrogates', 's\ufffd')).toBe('lone high \ufffd surrogate');
         // NFC and NFD spellings of one id stay two ids, with a warning on the run.
         expect(ids('hostile-unicode-ids')).toHaveLength(2);
         const warnings = conn
@@ -195,18 +186,9 @@ describe('a library of hostile files, indexed through the CLI', () => {
           .get() as { warnings: string };
         expect(warnings.warnings).toMatch(/differ only in Unicode normalization/);
         // Integers past 2^53 lose precision; 1e400 overflows to a non-finite number, stored as null.
-        const fields = conn
-          .prepare(
-            `SELECT e.fields FROM examples e JOIN runs r ON r.rowid = e.run_rowid WHERE r.id = 'hostile-big-numbers'`,
-          )
-          .get() as { fields: string };
+        const fields = storedExamples(conn, 'hostile-big-numbers')[0]!;
         expect(JSON.parse(fields.fields)).toEqual({ k: 0, m: null, n: 9007199254740992 });
-        const big = conn
-          .prepare(
-            `SELECT length(e.output) AS n FROM examples e JOIN runs r ON r.rowid = e.run_rowid WHERE r.id = 'hostile-big-output'`,
-          )
-          .get() as { n: number };
-        expect(big.n).toBe(50 * 1024 ** 2);
+        expect(storedExamples(conn, 'hostile-big-output')[0]!.output.length).toBe(50 * 1024 ** 2);
       } finally {
         conn.close();
       }

@@ -95,7 +95,8 @@ describe('migrations', () => {
         ['ref', 'base', 'reference'],
         ['cand', 'steer', 'intervention'],
       ]);
-      // The full-text index is rebuilt in the background after the upgrade.
+      // Its rows become blocks, and the full-text index is rebuilt, in the background.
+      await service.converted();
       await service.search.idle();
       const found = service.db
         .prepare(`SELECT COUNT(*) AS n FROM examples_fts WHERE examples_fts MATCH 'walruses'`)

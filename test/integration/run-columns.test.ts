@@ -3,7 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeComparison, type CompareResult } from '../../electron/core/compare/compute';
 import { planComparison } from '../../electron/core/compare/plan';
-import { loadExamples, loadRunExamples } from '../../electron/core/compare/load';
+import { loadRunExamples } from '../../electron/core/compare/load';
+import { sha1 } from '../../electron/core/ingest/prepare';
+import { hashKey } from '../../electron/core/columns/decode';
+import { storedExamples } from '../fixtures/stored-examples';
+import { oldLibraryFrom } from '../fixtures/old-library';
 import { listExperiments } from '../../electron/core/experiments';
 import { PairwiseService } from '../../electron/core/service';
 import { evalSample, jsonLog } from '../fixtures/inspect';
@@ -87,7 +91,7 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 /** Every experiment's report and explorer rows, as one text. */
-function computeAll(service: PairwiseService): string {
+function computeAll(service: PairwiseService, options: { objects?: boolean } = {}): string {
   const results: Record<string, CompareResult> = {};
   for (const experiment of listExperiments(service.db)) {
     const plan = planComparison(service.db, experiment.id, { resamples: 300 });
@@ -95,6 +99,7 @@ function computeAll(service: PairwiseService): string {
       service.db,
       { ...plan, dbPath: service.db.name },
       () => undefined,
+      options,
     );
   }
   return JSON.stringify(results, (_, value: unknown) =>
@@ -114,46 +119,52 @@ describe('run column stores', () => {
     expect(new Set(stores(harness.service).map((s) => s.run_rowid)).size).toBe(runs);
   });
 
-  it('load the examples the rows give', () => {
+  it('load the examples the stored texts give', () => {
     for (const rowid of harness.service.db
       .prepare(`SELECT rowid FROM runs`)
       .pluck()
       .all() as number[]) {
       const byId = (a: { id: string }, b: { id: string }) =>
         a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-      const rows = loadExamples(harness.service.db, rowid).sort(byId);
+      const rows = storedExamples(harness.service.db, rowid)
+        .map((r) => ({
+          id: r.example_id,
+          rowid: r.rowid,
+          input: hashKey(sha1(r.input)),
+          output: hashKey(sha1(r.output)),
+          error: r.error,
+          fields: JSON.parse(r.fields) as unknown,
+        }))
+        .sort(byId);
       expect(JSON.stringify(loadRunExamples(harness.service.db, rowid))).toBe(JSON.stringify(rows));
     }
   });
 
-  it('give the same reports and explorer rows as loading from the example rows', () => {
+  it('give the same reports and explorer rows as one object per example', () => {
     const fromColumns = computeAll(harness.service);
     expect(fromColumns).toContain('exp-cols');
-    const saved = stores(harness.service);
-    harness.service.db.prepare(`DELETE FROM run_columns`).run();
-    try {
-      expect(computeAll(harness.service)).toBe(fromColumns);
-    } finally {
-      const insert = harness.service.db.prepare(
-        `INSERT INTO run_columns (run_rowid, part, data) VALUES (?, ?, ?)`,
-      );
-      for (const s of saved) insert.run(s.run_rowid, s.part, s.data);
-    }
+    expect(computeAll(harness.service, { objects: true })).toBe(fromColumns);
   });
 
   it('are built on open for runs indexed without one, byte for byte as the indexer writes them', async () => {
-    const indexed = stores(harness.service);
-    const dbPath = harness.service.db.name;
-    harness.service.db.prepare(`DELETE FROM run_columns`).run();
-    await harness.service.close().catch(() => undefined);
-    const service = new PairwiseService({ dbPath, host: 'cli', version: 'test', watch: false });
+    const file = path.join(harness.dir, 'before-columns.db');
+    oldLibraryFrom(harness.service.db, file, () => false);
+    const service = new PairwiseService({
+      dbPath: file,
+      host: 'cli',
+      version: 'test',
+      watch: false,
+    });
     try {
       const job = service.jobs.list().find((j) => j.title === 'Preparing runs for comparison');
       expect(job).toBeDefined();
       expect((await service.jobs.wait(job!.id))?.state).toBe('finished');
-      expect(stores(service)).toEqual(indexed);
+      expect(stores(service)).toEqual(stores(harness.service));
+      const texts = (db: PairwiseService['db']) =>
+        db.prepare(`SELECT * FROM run_texts ORDER BY run_rowid, block`).all();
+      expect(texts(service.db)).toEqual(texts(harness.service.db));
     } finally {
-      harness.service = service;
+      await service.close();
     }
   });
 });

@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ftsQuery } from '../../electron/core/compare/filters';
 import { dispatch } from '../../electron/core/dispatch';
 import { openDatabase, type Db } from '../../electron/core/db/open';
-import { fillSlice, INSERT_BATCH, prepareFillConnection } from '../../electron/core/search/fill';
+import { fillSlice, prepareFillConnection } from '../../electron/core/search/fill';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { pendingRuns, searchPending } from '../../electron/core/search/readiness';
 import type { RequestOutput } from '../../shared/contract';
@@ -21,6 +21,9 @@ import {
   unsearchable,
 } from '../fixtures/search';
 import { makeService, type Harness } from '../fixtures/service';
+import { storedExamples } from '../fixtures/stored-examples';
+import { KEY_SPAN, keySpan } from '../../electron/core/texts/keys';
+import { TextReader } from '../../electron/core/texts/read';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -122,10 +125,15 @@ describe('the search fill, in its worker', () => {
     const runs = allUnsearchable(db);
     const worker = openDatabase(db.name);
     prepareFillConnection(worker);
-    const inRun = db.prepare(
-      `SELECT count(*) FROM examples_fts f JOIN examples e ON e.rowid = f.rowid
-       WHERE e.run_rowid = ?`,
-    );
+    const inRun = {
+      get: (run: number) => {
+        const span = keySpan(run, KEY_SPAN)!;
+        return count(
+          db,
+          `SELECT count(*) FROM examples_fts WHERE rowid BETWEEN ${span.first} AND ${span.last}`,
+        );
+      },
+    };
     const task = { dbPath: db.name, order: runs, batch: 7, startBatch: 7, sliceMs: 0 };
     let transactions = 0;
     for (;;) {
@@ -134,24 +142,33 @@ describe('the search fill, in its worker', () => {
       transactions++;
       for (const run of runs) {
         const { done, ready } = progress(db, run);
-        expect(inRun.pluck().get(run)).toBe(done);
+        expect(inRun.get(run)).toBe(done);
         expect(ready).toBe(done === 45 ? 1 : 0);
       }
     }
     worker.close();
-    // 135 examples, 7 rowids a transaction, a run's last batch shared with the next run.
+    // 135 examples, 7 keys a transaction, a run's last batch shared with the next run.
     expect(transactions).toBe(Math.ceil(135 / 7));
     expect(count(db, `SELECT count(*) FROM examples_fts`)).toBe(135);
   });
 
-  it("reads a batch by its rowid range, never by walking the run's examples", async () => {
-    harness = await searchLibrary(10);
-    const plan = harness.service.db.prepare(`EXPLAIN QUERY PLAN ${INSERT_BATCH}`).all(0, 10, 1) as {
-      detail: string;
-    }[];
-    expect(plan.map((step) => step.detail).join('\n')).toMatch(
-      /INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/,
-    );
+  it("reads a batch by its key range, never by walking the run's examples", async () => {
+    harness = await searchLibrary(3000);
+    const db = harness.service.db;
+    const [run] = allUnsearchable(db);
+    const blocks = vi.spyOn(TextReader.prototype, 'block');
+    try {
+      const task = { dbPath: db.name, order: [run!], batch: 100, startBatch: 100, sliceMs: 0 };
+      const { more } = await fillSlice(db, task, new AbortController().signal);
+      expect(more).toBe(true);
+      // The first 100 keys lie in the run's first block: nothing else is read.
+      expect(new Set(blocks.mock.calls.map((call) => call.join(':')))).toEqual(
+        new Set([`${run}:0`]),
+      );
+      expect(progress(db, run!)).toEqual({ done: 100, ready: 0 });
+    } finally {
+      blocks.mockRestore();
+    }
   });
 
   it('finds the same examples as a column-detail index of the same texts would', async () => {
@@ -181,9 +198,7 @@ describe('the search fill, in its worker', () => {
        tokenize='unicode61', detail=column)`,
     );
     const insert = reference.prepare(`INSERT INTO f (rowid, input, output) VALUES (?, ?, ?)`);
-    const rows = harness.service.db
-      .prepare(`SELECT rowid, input, output FROM examples ORDER BY rowid`)
-      .all() as { rowid: number; input: string; output: string }[];
+    const rows = storedExamples(harness.service.db);
     for (const row of rows) insert.run(row.rowid, row.input, row.output);
     const searches = ['caf', 'cafe', 'strasse', 'straße', "don't", 'x ray', 'ελλην', 'кир'];
     searches.push('naive', 'NAÏV', 'resume 4', 'walrus', 'walruses', 'ecole', 'é', 'zzz');

@@ -10,6 +10,8 @@ import { aheadLimit, type StreamOptions } from '../../electron/core/ingest/strea
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
 import { tempDir } from '../fixtures/tmp';
+import { BLOCK_SIZE } from '../../electron/core/texts/blocks';
+import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
 let cleanup: () => void = () => undefined;
 afterEach(() => cleanup());
@@ -61,10 +63,9 @@ function stored(db: Db): unknown {
       `SELECT path, size, mtime_ms, sha256, importer, importer_version, status, error FROM sources`,
     ),
     runs: rows(`SELECT * FROM runs`),
-    examples: rows(
-      `SELECT run_rowid, example_id, input, output, fields, target, error, input_hash, output_hash
-       FROM examples ORDER BY rowid`,
-    ),
+    examples: storedExamples(db),
+    texts: rows(`SELECT run_rowid, block, encoding, data FROM run_texts ORDER BY run_rowid, block`),
+    traces: rows(`SELECT example_rowid, trace FROM example_traces ORDER BY example_rowid`),
     experiments: rows(`SELECT * FROM experiments`),
     columns: rows(`SELECT run_rowid, part, data FROM run_columns ORDER BY run_rowid, part`),
     fts: rows(
@@ -97,6 +98,26 @@ describe('large MechLens files, read in batches', () => {
     expect(stored(streamed)).toEqual(stored(whole));
     const run = streamed.prepare(`SELECT warnings FROM runs`).get() as { warnings: string };
     expect(run.warnings).toMatch(/Unicode normalization/);
+  });
+
+  it('cut their texts into the same blocks as the whole-file path, across batch edges', async () => {
+    const s = scratch();
+    // Two whole blocks and a partial one, in batches of some 40 examples that straddle them.
+    const many = Array.from({ length: 2 * BLOCK_SIZE + 77 }, (_, i) => ({
+      id: `ex-${i}`,
+      input: `question ${i}`,
+      output: `answer ${i}`,
+      fields: { score: i % 5 },
+    }));
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: many })));
+    const whole = s.db('whole');
+    const streamed = s.db('streamed');
+    await index(whole, file, WHOLE);
+    await index(streamed, file, { streamFromBytes: 0, batchBytes: 4096 });
+    const blocks = (db: Db) =>
+      db.prepare(`SELECT block, length(data) AS bytes FROM run_texts ORDER BY block`).all();
+    expect(blocks(whole)).toHaveLength(3);
+    expect(stored(streamed)).toEqual(stored(whole));
   });
 
   it('report how far into the file its stored batches reach', async () => {
@@ -145,7 +166,7 @@ describe('large MechLens files, read in batches', () => {
       fs.writeFileSync(file, bad);
       const result = await index(db, file, STREAMED);
       expect(result).toMatchObject({ status: 'failed', message: expect.stringMatching(message) });
-      expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 34 });
+      expect(storedExampleCount(db)).toBe(34);
     }
     const source = db.prepare(`SELECT status, error FROM sources`).get() as { status: string };
     expect(source.status).toBe('failed');
@@ -203,7 +224,7 @@ describe('large MechLens files, read in batches', () => {
       other.close();
       if (message) {
         expect(result).toMatchObject({ status: 'failed', message: expect.stringMatching(message) });
-        expect(db.prepare(`SELECT COUNT(*) AS n FROM examples`).get()).toEqual({ n: 0 });
+        expect(storedExampleCount(db)).toBe(0);
       } else {
         expect(refused).toBe(3);
         expect(result).toMatchObject({ status: 'imported', examples: 34 });
@@ -350,10 +371,12 @@ describe('large MechLens files, read in batches', () => {
           const id = (db: Db) =>
             db
               .prepare(
-                `SELECT e.* FROM examples e JOIN runs r ON r.rowid = e.run_rowid JOIN sources s ON s.id = r.source_id WHERE s.path = ? ORDER BY e.rowid`,
+                `SELECT r.rowid FROM runs r JOIN sources s ON s.id = r.source_id WHERE s.path = ?`,
               )
+              .pluck()
               .all(file)
-              .map((r) => ({ ...(r as object), rowid: 0, run_rowid: 0 }));
+              .flatMap((run) => storedExamples(db, run as number))
+              .map((r) => ({ ...r, rowid: 0, run_rowid: 0 }));
           expect(id(streamed)).toEqual(id(whole));
         }
       }),

@@ -77,7 +77,7 @@ export interface CompareResult {
   pairs: PairRows[];
 }
 
-/** The runs' column stores, or null when one has none yet (then the examples are loaded). */
+/** The runs' column stores as typed arrays, or null when this version cannot read one. */
 function loadTables(db: Db, runs: RunDetails[]): Map<RunDetails, RunTable> | null {
   const tables = new Map<RunDetails, RunTable>();
   for (const details of runs) {
@@ -118,8 +118,8 @@ function fromColumns(
 }
 
 /**
- * From one object per example, for libraries whose runs have no column store yet (indexed
- * before them, until the conversion reaches them).
+ * From one object per example (decoded from the same column stores): the columnar path's
+ * oracle, which tests ask for (and the path taken, to a clear error, when a store is unreadable).
  */
 function fromExamples(
   db: Db,
@@ -165,6 +165,7 @@ export function computeComparison(
   db: Db,
   task: CompareTask,
   checkCancelled: () => void,
+  { objects = false }: { objects?: boolean } = {},
 ): CompareResult {
   const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
   const loaded = new Map<string, RunDetails>();
@@ -180,7 +181,7 @@ export function computeComparison(
     loadRunDetails(db, runId, task.reference, 'reference'),
   );
   checkCancelled();
-  const tables = loadTables(db, [...loaded.values(), ...replicates]);
+  const tables = objects ? null : loadTables(db, [...loaded.values(), ...replicates]);
   checkCancelled();
   const result = tables
     ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled)

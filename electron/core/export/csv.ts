@@ -10,7 +10,6 @@ import {
 import { compareStrings } from '../../../shared/compare/canonical';
 import type { Report } from '../../../shared/compare/types';
 import type { ParsedInput } from '../../../shared/contract';
-import type { JsonValue } from '../../../shared/model';
 import { CLASSES, FLAG } from '../compare/codes';
 import { filterMatches } from '../compare/filters';
 import { idAt } from '../compare/pair-arrays';
