@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ftsQuery } from '../../electron/core/compare/filters';
 import { migrate, openDatabase } from '../../electron/core/db/open';
 import { migrations } from '../../electron/core/db/migrations';
+import { addFolder, removeFolder } from '../../electron/core/folders';
 import { JobManager } from '../../electron/core/jobs/manager';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { searchPending } from '../../electron/core/search/readiness';
@@ -73,6 +74,31 @@ describe('the full-text index, filled per run', () => {
     expect(search(db, 'walrus')).toEqual([]);
     expect(search(db, 'number 5')).toEqual(['run-a/ex-005']);
     expect(search(db, 'answer 3')).toEqual(['run-a/ex-003', 'run-b/ex-003']);
+    ftsIntegrity(db);
+  });
+
+  it('forgets every key of a run whose folder is removed, or that is re-indexed with fewer examples', async () => {
+    harness = makeService();
+    const root = path.join(harness.dir, 'library');
+    const file = writeMechlensRun(root, { id: 'run-a', name: 'a', examples: examples(6) });
+    await harness.service.index([root]);
+    await harness.service.search.idle();
+    const db = harness.service.db;
+    const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+    expect(count(`SELECT count(*) FROM examples_fts`)).toBe(6);
+
+    writeMechlensRun(root, { id: 'run-a', name: 'a', examples: examples(2) });
+    touch(file);
+    await harness.service.index([root]);
+    await harness.service.search.idle();
+    expect(count(`SELECT count(*) FROM examples_fts`)).toBe(2);
+    expect(search(db, 'number')).toEqual(['run-a/ex-001', 'run-a/ex-002']);
+
+    addFolder(db, root, false);
+    removeFolder(db, root);
+    expect(count(`SELECT count(*) FROM runs`)).toBe(0);
+    expect(count(`SELECT count(*) FROM examples_fts`)).toBe(0);
+    expect(count(`SELECT count(*) FROM run_texts`)).toBe(0);
     ftsIntegrity(db);
   });
 
