@@ -24,6 +24,7 @@ import { makeService, type Harness } from '../fixtures/service';
 import { storedExamples } from '../fixtures/stored-examples';
 import { KEY_SPAN, keySpan } from '../../electron/core/texts/keys';
 import { TextReader } from '../../electron/core/texts/read';
+import { encodeJsonBlock } from '../../electron/core/texts/blocks';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -169,6 +170,37 @@ describe('the search fill, in its worker', () => {
     } finally {
       blocks.mockRestore();
     }
+  });
+
+  it('reads a run re-indexed between two of its batches from its new blocks', async () => {
+    harness = await searchLibrary(20);
+    const db = harness.service.db;
+    const cand = runRowid(db, 'cand');
+    unsearchable(db, cand);
+    const rows = storedExamples(db, cand).map((e) => ({ ...e, output: `narwhal ${e.example_id}` }));
+    let transactions = 0;
+    // Called as each transaction takes the lock: before the second one, the run is replaced
+    // as the indexer replaces it (new blocks under the same keys, its progress reset).
+    const now = () => {
+      if (++transactions === 3) {
+        db.prepare(`UPDATE run_texts SET data = ? WHERE run_rowid = ? AND block = 0`).run(
+          encodeJsonBlock(rows),
+          cand,
+        );
+        unsearchable(db, cand);
+      }
+      return performance.now();
+    };
+    const task = { dbPath: db.name, order: [cand], batch: 7, startBatch: 7, sliceMs: 600_000 };
+    expect(await fillSlice(db, task, new AbortController().signal, now)).toMatchObject({
+      more: false,
+    });
+    expect(
+      count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"narwhal"'`),
+    ).toBe(20);
+    expect(count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"walrus"'`)).toBe(
+      0,
+    );
   });
 
   it('finds the same examples as a column-detail index of the same texts would', async () => {

@@ -115,11 +115,15 @@ export async function fillSlice(
   let batch = task.batch ?? task.startBatch;
   /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
   let locked = 0;
+  /**
+   * Kept across transactions, so a block is decoded once however the batches cut it, with
+   * where each run's last batch ended.
+   */
+  let reader = new TextReader(db);
+  const reachedTo = new Map<number, number>();
   /** One transaction: up to `batch` keys from the runs in order. False when none is left. */
   const step = (): boolean => {
     locked = now();
-    // Per transaction: a run re-indexed between two holds new blocks under the same keys.
-    const reader = new TextReader(db);
     let budget = batch;
     let any = false;
     for (const run of task.order) {
@@ -130,8 +134,12 @@ export async function fillSlice(
       const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
       const hi = s.hi ?? from;
       const to = Math.min(hi, from + budget);
+      // A run re-indexed since our last batch (its progress reset) has new blocks under the
+      // same keys: what the reader kept of it is stale.
+      if (reachedTo.has(run) && reachedTo.get(run) !== s.indexed_to) reader = new TextReader(db);
       const changes = to > from ? insertKeys(reader, from, to) : 0;
       advance.run(to, changes, to >= hi ? 1 : 0, run);
+      reachedTo.set(run, to);
       budget -= Math.max(1, to - from);
     }
     return any;
