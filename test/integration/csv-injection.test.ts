@@ -162,6 +162,8 @@ describe('CSV exports of hostile data', () => {
     const harness: Harness = makeService();
     cleanups.push(() => harness.close());
     await harness.service.index([library(harness.dir)]);
+    // The search export below needs the runs searchable, which the fill makes them after indexing.
+    await harness.service.search.idle();
     const { key } = await harness.service.compare.run({ experimentId: '@exp', resamples: 200 });
     const all = await dispatch(harness.service, 'export:examplesCsv', { reportKey: key });
     if (!all.ok) throw new Error(all.error.message);
