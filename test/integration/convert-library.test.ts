@@ -6,6 +6,8 @@ import { dispatch } from '../../electron/core/dispatch';
 import { openDatabase } from '../../electron/core/db/open';
 import { exportParquet } from '../../electron/core/export/parquet';
 import { PairwiseService } from '../../electron/core/service';
+import { SearchIndexer } from '../../electron/core/search/indexer';
+import { searchPending } from '../../electron/core/search/readiness';
 import { runRecord } from '../../electron/core/sync/records';
 import { ConversionPendingError } from '../../electron/core/texts/convert';
 import type { FindingView } from '../../shared/findings';
@@ -13,6 +15,7 @@ import type { RequestName, RequestOutput } from '../../shared/contract';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { evalSample, writeEvalLog } from '../fixtures/inspect';
 import { oldLibraryFrom } from '../fixtures/old-library';
+import { quietJobs } from '../fixtures/search';
 import { makeService, type Harness } from '../fixtures/service';
 import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
@@ -134,12 +137,13 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 describe('a library indexed before texts moved into blocks', () => {
-  it('refuses, with its progress, a request for a run not yet converted', () => {
+  it('refuses, with its progress, a request for a run not yet converted', async () => {
     const file = path.join(harness.dir, 'waiting.db');
     oldLibraryFrom(harness.service.db, file, (runId) => runId === 'ref');
     const db = openDatabase(file);
     try {
       expect(db.prepare(`SELECT count(*) FROM examples`).pluck().get()).toBe(2906);
+      const cand = db.prepare(`SELECT rowid FROM runs WHERE id = 'cand'`).pluck().get() as number;
       const load = () => loadRunDetails(db, 'cand', 'steer', 'intervention');
       expect(load).toThrow(ConversionPendingError);
       expect(load).toThrow(/being converted: 0 of 4 runs done/);
@@ -147,6 +151,12 @@ describe('a library indexed before texts moved into blocks', () => {
       expect(
         db.prepare(`SELECT min(example_rowid) FROM example_traces`).pluck().get(),
       ).toBeLessThan(0);
+      expect(db.prepare(`SELECT count(*) FROM examples_fts`).pluck().get()).toBe(0);
+      // The search fill leaves a run in rows aside (no busy wait for the conversion).
+      const search = new SearchIndexer(db, quietJobs(db));
+      await search.idle();
+      await search.close();
+      expect(searchPending(db, [cand])).toEqual({ done: 0, total: 1400 });
       expect(db.prepare(`SELECT count(*) FROM examples_fts`).pluck().get()).toBe(0);
     } finally {
       db.close();
