@@ -46,7 +46,3 @@ export function writeRunTexts(db: Db, runRowid: number, blocks: readonly Numbere
   for (const { block, data } of blocks)
     insert.run(runRowid, block, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
 }
-
-export function deleteRunTexts(db: Db, runRowid: number): void {
-  db.prepare(`DELETE FROM run_texts WHERE run_rowid = ?`).run(runRowid);
-}
