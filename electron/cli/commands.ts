@@ -56,6 +56,7 @@ export async function indexCommand(
     const stats = await service
       .index(paths, s3)
       .then(async (indexed) => {
+        await service.converted();
         await service.search.idle();
         return indexed;
       })

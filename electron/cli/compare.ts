@@ -137,6 +137,7 @@ export async function compareCommand(
       enabled: Boolean(process.stderr.isTTY) && format !== 'json',
       label: 'Comparing',
     });
+    await service.converted();
     if (indexPaths.length > 0) {
       const stats = await service.index(indexPaths, s3);
       for (const p of stats.problems) io.err(`problem: ${p.path}: ${p.message}`);

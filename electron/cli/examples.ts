@@ -128,6 +128,8 @@ export async function examplesCommand(flags: ExamplesFlags, io: Io): Promise<num
   const service = openService(options.db, 'cli');
   const showProgress = Boolean(process.stderr.isTTY) && !options.json;
   try {
+    // A one-shot command on a library from before blocks waits for it to be converted.
+    await service.converted();
     const experimentId = chooseExperiment(service, options.experiment, io);
     const stopBar = progressBar(service.events, { enabled: showProgress, label: 'Comparing' });
     const { key, report } = await service.compare.run({ experimentId }).finally(stopBar);

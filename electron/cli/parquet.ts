@@ -17,6 +17,7 @@ export async function exportParquetCommand(
     throw new UsageError('Usage: pairwise export parquet DIR [--db FILE] [--experiment ID]…');
   const service = openService(flags.db, 'cli');
   try {
+    await service.converted();
     const ids = flags.experiment?.length
       ? flags.experiment
       : listExperiments(service.db).map((e) => e.id);

@@ -37,6 +37,7 @@ export async function syncCommand(
     version: packageVersion(),
   });
   try {
+    await service.converted();
     const status = await service.sync.status(1);
     if (flags['dry-run']) {
       const plan = service.sync.plan();

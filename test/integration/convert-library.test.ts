@@ -14,6 +14,7 @@ import type { FindingView } from '../../shared/findings';
 import type { RequestName, RequestOutput } from '../../shared/contract';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { evalSample, writeEvalLog } from '../fixtures/inspect';
+import { runCli } from '../fixtures/cli';
 import { oldLibraryFrom } from '../fixtures/old-library';
 import { quietJobs } from '../fixtures/search';
 import { makeService, type Harness } from '../fixtures/service';
@@ -199,4 +200,15 @@ describe('a library indexed before texts moved into blocks', () => {
       await service.close();
     }
   }, 120_000);
+
+  it('is waited for by a one-shot command, which then answers as on a fresh index', async () => {
+    const file = path.join(harness.dir, 'cli.db');
+    oldLibraryFrom(harness.service.db, file, () => false);
+    const args = ['--experiment', 'exp-test', '--search', 'walrus', '--json'];
+    const old = runCli(['examples', '--db', file, ...args]);
+    expect(old.stderr).not.toMatch(/pairwise:/);
+    expect(old.status).toBe(0);
+    const page = JSON.parse(old.stdout) as { rows: { example_id: string }[] };
+    expect(page.rows.map((r) => r.example_id)).toEqual(['ex-1101']);
+  }, 60_000);
 });
