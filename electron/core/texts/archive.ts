@@ -1,0 +1,187 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { untilWritable } from '../db/busy';
+import type { Db } from '../db/open';
+import { sortedJson } from '../ingest/prepare';
+import { CancelledError } from '../jobs/protocol';
+import { HOLD_MS, restAfter } from '../search/fill';
+import { compressBlock, encodeJsonBlock } from './blocks';
+import { decodeLocatedBlock, LOCATED, SourceFiles, type Unavailable } from './located';
+
+/** A block of `run_texts` by its key. */
+export interface BlockName {
+  run: number;
+  block: number;
+}
+
+/** One slice of the archive, as a worker gets it (the search worker's fill is the model). */
+export interface ArchiveTask {
+  /** Where the last slice stopped (null at first): the blocks up to it were each seen once. */
+  after: BlockName | null;
+  /** Blocks per transaction to start with: the last slice's, so each slice starts tuned. */
+  startBatch: number;
+  /** Return after this long, so the caller can wait between slices (for a comparison). */
+  sliceMs: number;
+}
+
+export interface ArchiveResult {
+  /** False when no located block is left after `after`. */
+  more: boolean;
+  after: BlockName | null;
+  batch: number;
+  /** Blocks rewritten as `deflate`, and their bytes before and after compression. */
+  archived: number;
+  bytes: number;
+  compressedBytes: number;
+  /** Blocks left located because their source is gone or changed: their rows say so. */
+  left: (BlockName & { reason: Unavailable })[];
+  transactions: number;
+  longestHoldMs: number;
+}
+
+const MAX_BATCH = 64;
+
+/** Located blocks in the library: the total a progress bar counts archived blocks against. */
+export function locatedBlocks(db: Db): number {
+  return db
+    .prepare(`SELECT count(*) FROM run_texts WHERE encoding = ?`)
+    .pluck()
+    .get(LOCATED) as number;
+}
+
+interface Rewrite extends BlockName {
+  located: Buffer;
+  deflated: Buffer;
+  bytes: number;
+}
+
+/**
+ * Rewrites located blocks as `deflate` on this connection (a worker's own, prepared as the
+ * fill's is: `prepareFillConnection`), in key order from `task.after`. Each block's source is
+ * read, checked and compressed outside any transaction; a transaction then only swaps a few
+ * blocks, each only if it is still the located block that was read (a run re-indexed meanwhile
+ * keeps its new block). A crash or a cancel leaves some blocks archived and the rest located,
+ * and both read the same, so the next pass simply goes on. A block whose source changed or
+ * vanished stays located and is reported, never archived with texts that are not the indexed
+ * ones. Between transactions it rests as the fill does, so other writers and a cancel get in.
+ */
+export async function archiveSlice(
+  db: Db,
+  task: ArchiveTask,
+  signal: AbortSignal,
+  now: () => number = () => performance.now(),
+): Promise<ArchiveResult> {
+  const next = db.prepare(
+    `SELECT run_rowid AS run, block, data FROM run_texts
+     WHERE encoding = ? AND (run_rowid, block) > (?, ?) ORDER BY run_rowid, block LIMIT ?`,
+  );
+  const swap = db.prepare(
+    `UPDATE run_texts SET encoding = 'deflate', data = ?
+     WHERE run_rowid = ? AND block = ? AND encoding = ? AND data = ?`,
+  );
+  const checkpoint = db.prepare(`PRAGMA wal_checkpoint(PASSIVE)`);
+  const result: ArchiveResult = {
+    more: true,
+    after: task.after,
+    batch: task.startBatch,
+    archived: 0,
+    bytes: 0,
+    compressedBytes: 0,
+    left: [],
+    transactions: 0,
+    longestHoldMs: 0,
+  };
+  const files = new SourceFiles();
+  const pause = async () => {
+    await sleep(10);
+    if (signal.aborted) throw new CancelledError();
+  };
+  const started = now();
+  for (;;) {
+    if (signal.aborted) throw new CancelledError();
+    const after = result.after ?? { run: -1, block: -1 };
+    const blocks = next.all(LOCATED, after.run, after.block, result.batch) as (BlockName & {
+      data: Buffer;
+    })[];
+    if (blocks.length === 0) return { ...result, more: false };
+    const rewrites = compressBlocks(blocks, files, result.left);
+    const last = blocks.at(-1)!;
+    result.after = { run: last.run, block: last.block };
+    if (rewrites.length > 0) {
+      if (signal.aborted) throw new CancelledError();
+      let locked = 0;
+      let swapped: Rewrite[] = [];
+      const held = await untilWritable(() => {
+        swapped = db
+          .transaction(() => {
+            locked = now();
+            return rewrites.filter(
+              (r) => swap.run(r.deflated, r.run, r.block, LOCATED, r.located).changes > 0,
+            );
+          })
+          .immediate();
+        return now() - locked;
+      }, pause);
+      for (const r of swapped) {
+        result.archived++;
+        result.bytes += r.bytes;
+        result.compressedBytes += r.deflated.length;
+      }
+      const committed = now();
+      result.transactions++;
+      result.longestHoldMs = Math.max(result.longestHoldMs, held);
+      result.batch = nextBatch(result.batch, held);
+      checkpoint.run();
+      if (now() - started >= task.sliceMs) return result;
+      await sleep(Math.max(0, restAfter(held) - (now() - committed)));
+    } else if (now() - started >= task.sliceMs) {
+      return result;
+    }
+  }
+}
+
+/**
+ * The deflate form of each block whose texts could all be read and checked; the others are
+ * added to `left`. Done outside any transaction: it reads the sources and compresses.
+ */
+function compressBlocks(
+  blocks: (BlockName & { data: Buffer })[],
+  files: SourceFiles,
+  left: ArchiveResult['left'],
+): Rewrite[] {
+  const rewrites: Rewrite[] = [];
+  for (const { run, block, data } of blocks) {
+    const rows = decodeLocatedBlock(data, files);
+    const unavailable = rows.find((r) => r.unavailable !== null)?.unavailable;
+    if (unavailable) {
+      left.push({ run, block, reason: unavailable });
+      continue;
+    }
+    const json = encodeJsonBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
+    rewrites.push({ run, block, located: data, deflated: compressBlock(json), bytes: json.length });
+  }
+  return rewrites;
+}
+
+/** Blocks per transaction: the number that would hold the lock `HOLD_MS`, moved 2× at most. */
+function nextBatch(batch: number, heldMs: number): number {
+  const scaled = Math.floor((batch * HOLD_MS) / Math.max(heldMs, 1));
+  return Math.min(MAX_BATCH, Math.max(1, Math.ceil(batch / 2), Math.min(batch * 2, scaled)));
+}
+
+/**
+ * Archives every located block, slice after slice, reporting after each: for the CLI and
+ * tests; the app runs `archiveSlice` from a worker so it can wait between slices.
+ */
+export async function archiveAll(
+  db: Db,
+  signal: AbortSignal,
+  onSlice: (slice: ArchiveResult) => void = () => undefined,
+): Promise<void> {
+  let task: ArchiveTask = { after: null, startBatch: 4, sliceMs: 250 };
+  for (;;) {
+    const slice = await archiveSlice(db, task, signal);
+    onSlice(slice);
+    if (!slice.more) return;
+    task = { ...task, after: slice.after, startBatch: slice.batch };
+  }
+}
