@@ -8,7 +8,7 @@ import { prepareFillConnection } from '../../electron/core/search/fill';
 import {
   archiveAll,
   archiveSlice,
-  locatedBlocks,
+  blocksToArchive,
   type ArchiveResult,
 } from '../../electron/core/texts/archive';
 import {
@@ -38,8 +38,11 @@ function open(): Db {
   return opened;
 }
 
-/** Writes a run file of `count` examples and stores its blocks as the indexer would. */
-function indexRun(run: number, count: number): LocatedRow[] {
+/**
+ * Writes a run file of `count` examples and stores its blocks as the indexer would: located,
+ * or as JSON when the source may not be located (`local` false: a copy fetched from a store).
+ */
+function indexRun(run: number, count: number, local = true): LocatedRow[] {
   const file = path.join(tmp.dir, `run-${run}.json`);
   const list = locatedExamples(count, run);
   writeMechlensLike(file, list, run % 2 ? 'js' : 'python', 2);
@@ -59,7 +62,7 @@ function indexRun(run: number, count: number): LocatedRow[] {
   const insert = db.prepare(`INSERT INTO run_texts VALUES (?, ?, ?, ?)`);
   for (let block = 0; block * BLOCK_SIZE < rows.length; block++) {
     const slice = rows.slice(block * BLOCK_SIZE, (block + 1) * BLOCK_SIZE);
-    const { encoding, data } = encodeSourceBlock(stamp, slice);
+    const { encoding, data } = encodeSourceBlock(local ? stamp : null, slice);
     insert.run(run, block, encoding, data);
   }
   return rows.map((r) => ({
@@ -109,25 +112,29 @@ describe('the texts archive', () => {
   it('rewrites located blocks as deflate, and resumes after a crash mid-way', async () => {
     const one = indexRun(1, 2500);
     const two = indexRun(2, 1100);
-    expect(locatedBlocks(db)).toBe(5);
+    const three = indexRun(3, 100, false);
+    expect(blocksToArchive(db)).toBe(6);
     const first = await archiveSlice(
       db,
-      { after: null, startBatch: 1, sliceMs: 0 },
+      // A batch of 64, but a slice ends when its time is up, after the block it compressed.
+      { after: null, startBatch: 64, sliceMs: 0 },
       new AbortController().signal,
     );
     expect(first).toMatchObject({ more: true, archived: 1, left: [] });
     // A crash here: the process dies, the next pass starts over from the library alone.
     db.close();
     db = open();
-    expect(encodings()).toEqual(['deflate', LOCATED, LOCATED, LOCATED, LOCATED]);
+    expect(encodings()).toEqual(['deflate', LOCATED, LOCATED, LOCATED, LOCATED, 'json']);
     expect(readRun(1)).toEqual(one);
     const slices: ArchiveResult[] = [];
     await archiveAll(db, new AbortController().signal, (s) => slices.push(s));
-    expect(encodings()).toEqual(Array(5).fill('deflate'));
-    expect(slices.reduce((n, s) => n + s.archived, 0)).toBe(4);
+    expect(encodings()).toEqual(Array(6).fill('deflate'));
+    expect(slices.reduce((n, s) => n + s.archived, 0)).toBe(5);
     expect(slices.at(-1)!.more).toBe(false);
+    expect(blocksToArchive(db)).toBe(0);
     expect(readRun(1)).toEqual(one);
     expect(readRun(2)).toEqual(two);
+    expect(readRun(3)).toEqual(three);
     // Archived, the texts no longer need their source.
     fs.rmSync(path.join(tmp.dir, 'run-1.json'));
     expect(readRun(1)).toEqual(one);

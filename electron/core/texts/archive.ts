@@ -24,7 +24,7 @@ export interface ArchiveTask {
 }
 
 export interface ArchiveResult {
-  /** False when no located block is left after `after`. */
+  /** False when no block to archive is left after `after`. */
   more: boolean;
   after: BlockName | null;
   batch: number;
@@ -40,29 +40,35 @@ export interface ArchiveResult {
 
 const MAX_BATCH = 64;
 
-/** Located blocks in the library: the total a progress bar counts archived blocks against. */
-export function locatedBlocks(db: Db): number {
-  return db
-    .prepare(`SELECT count(*) FROM run_texts WHERE encoding = ?`)
-    .pluck()
-    .get(LOCATED) as number;
+/** How the indexer writes blocks: both are the archive's to compress. */
+const UNARCHIVED = `encoding IN ('json', '${LOCATED}')`;
+
+/** Blocks not archived yet: the total a progress bar counts archived blocks against. */
+export function blocksToArchive(db: Db): number {
+  return db.prepare(`SELECT count(*) FROM run_texts WHERE ${UNARCHIVED}`).pluck().get() as number;
 }
 
-interface Rewrite extends BlockName {
-  located: Buffer;
+interface Stored extends BlockName {
+  encoding: string;
+  data: Buffer;
+}
+
+interface Rewrite extends Stored {
   deflated: Buffer;
+  /** The block's JSON before compression. */
   bytes: number;
 }
 
 /**
- * Rewrites located blocks as `deflate` on this connection (a worker's own, prepared as the
- * fill's is: `prepareFillConnection`), in key order from `task.after`. Each block's source is
- * read, checked and compressed outside any transaction; a transaction then only swaps a few
- * blocks, each only if it is still the located block that was read (a run re-indexed meanwhile
- * keeps its new block). A crash or a cancel leaves some blocks archived and the rest located,
- * and both read the same, so the next pass simply goes on. A block whose source changed or
- * vanished stays located and is reported, never archived with texts that are not the indexed
- * ones. Between transactions it rests as the fill does, so other writers and a cancel get in.
+ * Rewrites the blocks the indexer wrote, `located` and `json`, as `deflate` on this connection
+ * (a worker's own, prepared as the fill's is: `prepareFillConnection`), in key order from
+ * `task.after`. Each block is read (a located one from its source, checked) and compressed
+ * outside any transaction; a transaction then only swaps a few blocks, each only if it is
+ * still the block that was read (a run re-indexed meanwhile keeps its new block). A crash or a
+ * cancel leaves some blocks archived and the rest as they were, and both read the same, so the
+ * next pass simply goes on. A block whose source changed or vanished stays located and is
+ * reported, never archived with texts that are not the indexed ones. Between transactions it
+ * rests as the fill does, so other writers and a cancel get in.
  */
 export async function archiveSlice(
   db: Db,
@@ -71,12 +77,8 @@ export async function archiveSlice(
   now: () => number = () => performance.now(),
 ): Promise<ArchiveResult> {
   const next = db.prepare(
-    `SELECT run_rowid AS run, block, data FROM run_texts
-     WHERE encoding = ? AND (run_rowid, block) > (?, ?) ORDER BY run_rowid, block LIMIT ?`,
-  );
-  const swap = db.prepare(
-    `UPDATE run_texts SET encoding = 'deflate', data = ?
-     WHERE run_rowid = ? AND block = ? AND encoding = ? AND data = ?`,
+    `SELECT run_rowid AS run, block, encoding, data FROM run_texts
+     WHERE ${UNARCHIVED} AND (run_rowid, block) > (?, ?) ORDER BY run_rowid, block LIMIT ?`,
   );
   const checkpoint = db.prepare(`PRAGMA wal_checkpoint(PASSIVE)`);
   const result: ArchiveResult = {
@@ -91,75 +93,98 @@ export async function archiveSlice(
     longestHoldMs: 0,
   };
   const files = new SourceFiles();
-  const pause = async () => {
-    await sleep(10);
-    if (signal.aborted) throw new CancelledError();
-  };
+  const write = swapper(db, result, signal, now);
   const started = now();
+  const over = () => now() - started >= task.sliceMs;
   for (;;) {
     if (signal.aborted) throw new CancelledError();
     const after = result.after ?? { run: -1, block: -1 };
-    const blocks = next.all(LOCATED, after.run, after.block, result.batch) as (BlockName & {
-      data: Buffer;
-    })[];
+    const blocks = next.all(after.run, after.block, result.batch) as Stored[];
     if (blocks.length === 0) return { ...result, more: false };
-    const rewrites = compressBlocks(blocks, files, result.left);
-    const last = blocks.at(-1)!;
-    result.after = { run: last.run, block: last.block };
-    if (rewrites.length > 0) {
+    const rewrites: Rewrite[] = [];
+    for (const stored of blocks) {
       if (signal.aborted) throw new CancelledError();
-      let locked = 0;
-      let swapped: Rewrite[] = [];
-      const held = await untilWritable(() => {
-        swapped = db
-          .transaction(() => {
-            locked = now();
-            return rewrites.filter(
-              (r) => swap.run(r.deflated, r.run, r.block, LOCATED, r.located).changes > 0,
-            );
-          })
-          .immediate();
-        return now() - locked;
-      }, pause);
-      for (const r of swapped) {
-        result.archived++;
-        result.bytes += r.bytes;
-        result.compressedBytes += r.deflated.length;
-      }
-      const committed = now();
-      result.transactions++;
-      result.longestHoldMs = Math.max(result.longestHoldMs, held);
-      result.batch = nextBatch(result.batch, held);
-      checkpoint.run();
-      if (now() - started >= task.sliceMs) return result;
-      await sleep(Math.max(0, restAfter(held) - (now() - committed)));
-    } else if (now() - started >= task.sliceMs) {
-      return result;
+      const rewrite = rewriteOf(stored, files, result.left);
+      if (rewrite) rewrites.push(rewrite);
+      result.after = { run: stored.run, block: stored.block };
+      // Compressing takes far longer than the swap: a slice ends on time whatever the batch.
+      if (over()) break;
     }
+    if (rewrites.length === 0) {
+      if (over()) return result;
+      continue;
+    }
+    const held = await write(rewrites);
+    const committed = now();
+    checkpoint.run();
+    if (over()) return result;
+    await sleep(Math.max(0, restAfter(held) - (now() - committed)));
   }
 }
 
 /**
- * The deflate form of each block whose texts could all be read and checked; the others are
- * added to `left`. Done outside any transaction: it reads the sources and compresses.
+ * Swaps blocks in one transaction, each only if still stored as it was read, counting them in
+ * `result`; gives how long the transaction held the write lock.
  */
-function compressBlocks(
-  blocks: (BlockName & { data: Buffer })[],
+function swapper(
+  db: Db,
+  result: ArchiveResult,
+  signal: AbortSignal,
+  now: () => number,
+): (rewrites: Rewrite[]) => Promise<number> {
+  const swap = db.prepare(
+    `UPDATE run_texts SET encoding = 'deflate', data = ?
+     WHERE run_rowid = ? AND block = ? AND encoding = ? AND data = ?`,
+  );
+  const pause = async () => {
+    await sleep(10);
+    if (signal.aborted) throw new CancelledError();
+  };
+  return async (rewrites) => {
+    let locked = 0;
+    let swapped: Rewrite[] = [];
+    const held = await untilWritable(() => {
+      swapped = db
+        .transaction(() => {
+          locked = now();
+          return rewrites.filter(
+            (r) => swap.run(r.deflated, r.run, r.block, r.encoding, r.data).changes > 0,
+          );
+        })
+        .immediate();
+      return now() - locked;
+    }, pause);
+    for (const r of swapped) {
+      result.archived++;
+      result.bytes += r.bytes;
+      result.compressedBytes += r.deflated.length;
+    }
+    result.transactions++;
+    result.longestHoldMs = Math.max(result.longestHoldMs, held);
+    result.batch = nextBatch(result.batch, held);
+    return held;
+  };
+}
+
+/**
+ * The deflate form of a block, or null for a located block whose source is gone or changed
+ * (then added to `left`). Done outside any transaction: it reads the source and compresses.
+ */
+function rewriteOf(
+  stored: Stored,
   files: SourceFiles,
   left: ArchiveResult['left'],
-): Rewrite[] {
-  const rewrites: Rewrite[] = [];
-  for (const { run, block, data } of blocks) {
-    const rows = decodeLocatedBlock(data, files);
-    const unavailable = rows.find((r) => r.unavailable !== null)?.unavailable;
-    if (unavailable) {
-      left.push({ run, block, reason: unavailable });
-      continue;
-    }
-    const json = encodeJsonBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
-    rewrites.push({ run, block, located: data, deflated: compressBlock(json), bytes: json.length });
+): Rewrite | null {
+  const { run, block, encoding, data } = stored;
+  if (encoding !== LOCATED) return { ...stored, deflated: compressBlock(data), bytes: data.length };
+  const rows = decodeLocatedBlock(data, files);
+  const unavailable = rows.find((r) => r.unavailable !== null)?.unavailable;
+  if (unavailable) {
+    left.push({ run, block, reason: unavailable });
+    return null;
   }
-  return rewrites;
+  const json = encodeJsonBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
+  return { ...stored, deflated: compressBlock(json), bytes: json.length };
 }
 
 /** Blocks per transaction: the number that would hold the lock `HOLD_MS`, moved 2× at most. */
@@ -169,8 +194,8 @@ function nextBatch(batch: number, heldMs: number): number {
 }
 
 /**
- * Archives every located block, slice after slice, reporting after each: for the CLI and
- * tests; the app runs `archiveSlice` from a worker so it can wait between slices.
+ * Archives every block not archived yet, slice after slice, reporting after each: for the
+ * CLI and tests; the app runs `archiveSlice` from a worker so it can wait between slices.
  */
 export async function archiveAll(
   db: Db,

@@ -84,16 +84,14 @@ export class TextLocator {
   /**
    * The ranges, as file offsets, of `texts` (consecutive examples in file order) in `bytes`,
    * which hold the file from offset `offset` (the whole file, or a batch of whole elements).
-   * `from` is where in `bytes` the first example may start (past a header, when known).
    */
   locate(
     bytes: Buffer,
     offset: number,
     texts: readonly { input: string; output: string }[],
-    from = 0,
   ): LocatedTexts[] {
     const found = new Array<LocatedTexts>(texts.length);
-    let cursor = from;
+    let cursor = 0;
     for (let i = 0; i < texts.length; i++) {
       const inLiteral = literalOf(texts[i]!.input);
       const outLiteral = literalOf(texts[i]!.output);
