@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import type { JsonObject } from '../../../shared/model';
+import { wellFormed } from '../ingest/limits';
 import { encodeJsonBlock, type TextInput, type TextRow } from './blocks';
 import type { LocatedTexts, TextRange } from './locate';
 
@@ -150,7 +151,7 @@ function readRefs(fd: number, refs: [number, number, string][]): Map<Ref, string
     for (; i < j; i++) {
       const [start, end, prefix] = refs[i]!;
       const text = bytes && parseLiteral(bytes, start - from, end - from);
-      if (text !== null && hash('sha1', text, 'hex').startsWith(prefix)) texts.set(refs[i]!, text);
+      if (text !== null && isIndexed(text, prefix)) texts.set(refs[i]!, text);
     }
   }
   return texts;
@@ -166,6 +167,15 @@ function readFully(fd: number, from: number, to: number): Buffer | null {
     got += n;
   }
   return bytes;
+}
+
+/**
+ * Whether a text read back is the one indexed. Stored texts are well-formed (the indexer
+ * replaces lone surrogates), and the SHA-1 of a string hashes each lone surrogate as U+FFFD,
+ * so a literal edited from `\ufffd` to `\ud800` would pass the hash alone.
+ */
+function isIndexed(text: string, prefix: string): boolean {
+  return wellFormed(text) === text && hash('sha1', text, 'hex').startsWith(prefix);
 }
 
 function parseLiteral(bytes: Buffer, start: number, end: number): string | null {

@@ -12,7 +12,12 @@ import {
   type SourceStamp,
 } from '../../../electron/core/texts/located';
 import { TextLocator } from '../../../electron/core/texts/locate';
-import { locatedExamples, writeMechlensLike, type LocatedExample } from '../../fixtures/located';
+import {
+  asStored,
+  locatedExamples,
+  writeMechlensLike,
+  type LocatedExample,
+} from '../../fixtures/located';
 import { tempDir } from '../../fixtures/tmp';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -22,12 +27,13 @@ afterEach(() => {
   tmp.cleanup();
 });
 
-/** What the indexer would hand over for `list` read from `file`. */
+/** What the indexer would hand over for the examples written to `file`. */
 function indexed(
   file: string,
-  list: LocatedExample[],
+  written: LocatedExample[],
 ): { stamp: SourceStamp; rows: LocatedInput[] } {
   const stat = fs.statSync(file);
+  const list = asStored(written);
   const located = new TextLocator().locate(fs.readFileSync(file), 0, list);
   const rows = list.map((e, i) => ({
     input: e.input,
@@ -59,7 +65,7 @@ describe('located blocks', () => {
     const list = locatedExamples(200);
     writeMechlensLike(file, list, 'python', 2);
     const { stamp, rows } = indexed(file, list);
-    expect(rows.filter((r) => r.located.input && r.located.output).length).toBeGreaterThan(150);
+    expect(rows.filter((r) => r.located.input && r.located.output).length).toBeGreaterThan(100);
     const data = encodeLocatedBlock(stamp, rows);
     const reads = vi.spyOn(fs, 'readSync');
     expect(decodeLocatedBlock(data, new SourceFiles())).toEqual(expected(rows));
@@ -119,6 +125,23 @@ describe('located blocks', () => {
     expect(read[4]).toMatchObject({ input: '', output: '', unavailable: 'source-changed' });
     expect(read.filter((r) => r.unavailable !== null)).toHaveLength(1);
     expect(read[5]).toEqual(expected(rows)[5]);
+  });
+
+  it('say source-changed for a lone surrogate edited in where U+FFFD was (same SHA-1)', () => {
+    const file = path.join(tmp.dir, 'run.json');
+    const list = locatedExamples(3);
+    list[1]!.output = `a replacement character \ufffd ${list[1]!.output}`;
+    writeMechlensLike(file, list, 'python');
+    const second = 1_700_000_000;
+    fs.utimesSync(file, second, second);
+    const { stamp, rows } = indexed(file, list);
+    const data = encodeLocatedBlock(stamp, rows);
+    expect(rows[1]!.located.output).not.toBeNull();
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('\\ufffd', '\\ud800'));
+    fs.utimesSync(file, second, second);
+    const read = decodeLocatedBlock(data, new SourceFiles());
+    expect(read[1]).toMatchObject({ input: '', output: '', unavailable: 'source-changed' });
+    expect(read[2]).toEqual(expected(rows)[2]);
   });
 
   it('say source-missing when the file is gone, keeping inline texts', () => {
