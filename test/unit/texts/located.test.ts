@@ -72,6 +72,20 @@ describe('located blocks', () => {
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
+  it('read ranges far apart separately, not the bytes between them', () => {
+    const file = path.join(tmp.dir, 'run.json');
+    const list = locatedExamples(12);
+    list[5]!.fields = { blob: 'x'.repeat(2_000_000) };
+    writeMechlensLike(file, list, 'js');
+    const { stamp, rows } = indexed(file, list);
+    const reads = vi.spyOn(fs, 'readSync');
+    expect(decodeLocatedBlock(encodeLocatedBlock(stamp, rows), new SourceFiles())).toEqual(
+      expected(rows),
+    );
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect(reads.mock.calls.every((call) => (call[3] as number) < 100_000)).toBe(true);
+  });
+
   it('are chosen only for a local file in which some text was found', () => {
     const file = path.join(tmp.dir, 'run.json');
     const list = locatedExamples(10);
