@@ -83,7 +83,9 @@ describe('located blocks', () => {
       expected(rows),
     );
     expect(reads).toHaveBeenCalledTimes(2);
-    expect(reads.mock.calls.every((call) => (call[3] as number) < 100_000)).toBe(true);
+    expect(reads.mock.calls.every((call) => ((call as unknown[])[3] as number) < 100_000)).toBe(
+      true,
+    );
   });
 
   it('are chosen only for a local file in which some text was found', () => {
