@@ -22,8 +22,10 @@ const MIN_SLACK = 64 * 1024;
  * between the cursor and the next texts), up to this many times.
  */
 const MAX_DOUBLINGS = 7;
-/** The slack never grows past this: a miss scans at most a few of them. */
+/** The slack never grows past this. */
 const MAX_SLACK = 4 * 1024 ** 2;
+/** Nor a window, grown or not, past this beyond the example's literals: what one miss scans. */
+const MAX_GROWN = 16 * 1024 ** 2;
 /**
  * Examples in a row with every looked-for text missed, after which the file's texts are taken
  * to be written some way the locator does not build (`\/`, uppercase hex) and it stops looking:
@@ -101,7 +103,10 @@ export class TextLocator {
       }
       const chars = (inLiteral?.js.length ?? 0) + (outLiteral?.js.length ?? 0);
       const own = MAX_BYTES_PER_UNIT * chars;
-      const grown = this.slack * 2 ** Math.min(this.missedInRow, MAX_DOUBLINGS);
+      const grown = Math.min(
+        MAX_GROWN,
+        this.slack * 2 ** Math.min(this.missedInRow, MAX_DOUBLINGS),
+      );
       const limit = Math.min(bytes.length, cursor + own + grown);
       const window = bytes.subarray(cursor, limit);
       const input = inLiteral === null ? null : this.find(window, inLiteral);
