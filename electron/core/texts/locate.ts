@@ -94,6 +94,8 @@ export class TextLocator {
   ): LocatedTexts[] {
     const found = new Array<LocatedTexts>(texts.length);
     let cursor = 0;
+    /** The first of the examples missed in a row in these bytes, or -1. */
+    let firstMissed = -1;
     for (let i = 0; i < texts.length; i++) {
       const inLiteral = literalOf(texts[i]!.input);
       const outLiteral = literalOf(texts[i]!.output);
@@ -113,6 +115,7 @@ export class TextLocator {
       const output = outLiteral === null ? null : this.find(window, outLiteral);
       if (input === null && output === null) {
         found[i] = { input: null, output: null };
+        if (firstMissed < 0) firstMissed = i;
         if (++this.missedInRow >= GIVE_UP_AFTER) this.stopped = true;
         continue;
       }
@@ -120,10 +123,40 @@ export class TextLocator {
       const gap = Math.min(input?.start ?? Infinity, output?.start ?? Infinity);
       this.slack = Math.min(MAX_SLACK, Math.max(this.slack, 2 * gap));
       const base = offset + cursor;
+      if (firstMissed >= 0)
+        this.between(window.subarray(0, gap), base, texts, found, firstMissed, i);
+      firstMissed = -1;
       found[i] = { input: shift(input, base), output: shift(output, base) };
       cursor += Math.max(input?.end ?? 0, output?.end ?? 0);
     }
     return found;
+  }
+
+  /**
+   * Looks again for the texts of examples `from` to `to` (missed in a row, the cursor held
+   * where they began) in `region`, the bytes between that cursor and the example found after
+   * them, where theirs must lie: they were missed while the window was still growing past a
+   * member larger than the slack. `base` is the region's file offset.
+   */
+  private between(
+    region: Buffer,
+    base: number,
+    texts: readonly { input: string; output: string }[],
+    found: LocatedTexts[],
+    from: number,
+    to: number,
+  ): void {
+    let cursor = 0;
+    for (let k = from; k < to; k++) {
+      const inLiteral = literalOf(texts[k]!.input);
+      const outLiteral = literalOf(texts[k]!.output);
+      const window = region.subarray(cursor);
+      const input = inLiteral === null ? null : this.find(window, inLiteral);
+      const output = outLiteral === null ? null : this.find(window, outLiteral);
+      if (input === null && output === null) continue;
+      found[k] = { input: shift(input, base + cursor), output: shift(output, base + cursor) };
+      cursor += Math.max(input?.end ?? 0, output?.end ?? 0);
+    }
   }
 
   /** Where in `window` the literal lies in either form (the one last found first), or null. */
