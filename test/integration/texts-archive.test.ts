@@ -11,13 +11,9 @@ import {
   blocksToArchive,
   type ArchiveResult,
 } from '../../electron/core/texts/archive';
+import { BLOCK_SIZE, type StoredEncoding } from '../../electron/core/texts/blocks';
 import {
-  BLOCK_SIZE,
-  decodeStoredBlock,
-  type StoredEncoding,
-} from '../../electron/core/texts/blocks';
-import {
-  decodeLocatedBlock,
+  decodeTextBlock,
   encodeSourceBlock,
   LOCATED,
   SourceFiles,
@@ -81,15 +77,8 @@ function readRun(run: number): LocatedRow[] {
   const files = new SourceFiles();
   const blocks = db
     .prepare(`SELECT encoding, data FROM run_texts WHERE run_rowid = ? ORDER BY block`)
-    .all(run) as { encoding: string; data: Buffer }[];
-  return blocks.flatMap(({ encoding, data }) =>
-    encoding === LOCATED
-      ? decodeLocatedBlock(data, files)
-      : decodeStoredBlock(encoding as StoredEncoding, data).map((r) => ({
-          ...r,
-          unavailable: null,
-        })),
-  );
+    .all(run) as { encoding: StoredEncoding | typeof LOCATED; data: Buffer }[];
+  return blocks.flatMap(({ encoding, data }) => decodeTextBlock(encoding, data, files));
 }
 
 function encodings(): string[] {

@@ -2,7 +2,13 @@ import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import type { JsonObject } from '../../../shared/model';
 import { wellFormed } from '../ingest/limits';
-import { encodeJsonBlock, type TextInput, type TextRow } from './blocks';
+import {
+  decodeStoredBlock,
+  encodeJsonBlock,
+  type StoredEncoding,
+  type TextInput,
+  type TextRow,
+} from './blocks';
 import type { LocatedTexts, TextRange } from './locate';
 
 /**
@@ -206,4 +212,17 @@ export function decodeLocatedBlock(data: Buffer, files: SourceFiles): LocatedRow
     const unavailable = typeof readout === 'string' ? readout : 'source-changed';
     return { input: '', output: '', fields, target, error, unavailable };
   });
+}
+
+/**
+ * A block's rows however it is stored, each saying whether its texts could be had (those of
+ * `json` and `deflate` blocks always can): the one call a reader of `run_texts` needs.
+ */
+export function decodeTextBlock(
+  encoding: StoredEncoding | typeof LOCATED,
+  data: Buffer,
+  files: SourceFiles,
+): LocatedRow[] {
+  if (encoding === LOCATED) return decodeLocatedBlock(data, files);
+  return decodeStoredBlock(encoding, data).map((row) => ({ ...row, unavailable: null }));
 }
