@@ -153,6 +153,31 @@ describe('the texts archive', () => {
       if (row.unavailable === null) expect(row).toEqual(two[i]);
   });
 
+  it('keeps the block a run re-indexed between its read and its swap was given', async () => {
+    indexRun(1, 500);
+    const other = open();
+    let calls = 0;
+    // The slice's clock, read once at its start and once after compressing the block: in
+    // between, another connection stores the run again (the indexer re-indexing the file).
+    const now = () => {
+      if (++calls === 2)
+        other.prepare(`UPDATE run_texts SET data = ? WHERE run_rowid = 1`).run(Buffer.from('[]'));
+      return 0;
+    };
+    const slice = await archiveSlice(
+      db,
+      { after: null, startBatch: 4, sliceMs: 1000 },
+      new AbortController().signal,
+      now,
+    );
+    other.close();
+    expect(slice).toMatchObject({ more: false, archived: 0 });
+    expect(db.prepare(`SELECT encoding, data FROM run_texts`).get()).toEqual({
+      encoding: LOCATED,
+      data: Buffer.from('[]'),
+    });
+  });
+
   it('stops at a cancel, leaving every block as it was', async () => {
     indexRun(1, 1500);
     const controller = new AbortController();
