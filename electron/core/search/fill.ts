@@ -33,7 +33,7 @@ export interface FillResult {
  * compare workers write too, and each write of theirs may have to wait this long, and then
  * until its busy handler tries again (`restAfter`).
  */
-const HOLD_MS = 30;
+export const HOLD_MS = 30;
 /** A hold past this is one the service's thread would notice (a dropped frame or two). */
 const LONG_HOLD_MS = 50;
 const MIN_BATCH = 50;

@@ -1,0 +1,199 @@
+/** Where a text's JSON string literal lies in its source file: bytes [start, end). */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+/** One example's two texts, each found in the file or null (then carried inline). */
+export interface LocatedTexts {
+  input: TextRange | null;
+  output: TextRange | null;
+}
+
+/**
+ * Texts shorter than this are carried inline and not looked for: a range and a hash prefix
+ * take about as many bytes, and a short literal (`""`, `"A"`) is found anywhere.
+ */
+export const MIN_LOCATED_CHARS = 48;
+/** What a window allows, beyond the example's own two literals, for its other members. */
+const MIN_SLACK = 64 * 1024;
+/**
+ * After each example missed in a row the window doubles (a member larger than the slack sits
+ * between the cursor and the next texts), up to this many times.
+ */
+const MAX_DOUBLINGS = 7;
+/** The slack never grows past this. */
+const MAX_SLACK = 4 * 1024 ** 2;
+/** Nor a window, grown or not, past this beyond the example's literals: what one miss scans. */
+const MAX_GROWN = 16 * 1024 ** 2;
+/**
+ * Examples in a row with every looked-for text missed, after which the file's texts are taken
+ * to be written some way the locator does not build (`\/`, uppercase hex) and it stops looking:
+ * each miss scans a whole window, and the rest of the file would all miss.
+ */
+const GIVE_UP_AFTER = 64;
+/** A literal's UTF-8 bytes are at most this many per UTF-16 unit (`\uXXXX` in ASCII form). */
+const MAX_BYTES_PER_UNIT = 6;
+
+const HAS_NON_ASCII = /[\u007f-\uffff]/;
+/** What any writer escapes, or Python's default form does: a text without it is its literal. */
+// eslint-disable-next-line no-control-regex -- control characters are among what is escaped
+const ESCAPED = /[\u0000-\u001f"\\\u007f-\uffff]/;
+const HEX = '0123456789abcdef';
+
+/**
+ * The literal as Python's `json.dumps` writes it by default (`ensure_ascii=True`): every code
+ * unit from DEL up as a lowercase `\uXXXX` (a character past U+FFFF as its two surrogates).
+ * The rest of its escaping (`\"`, `\\`, `\n` and the other short forms, `\u00XX` for other
+ * controls) is JSON.stringify's. A loop rather than a replace with a callback: twice as fast.
+ */
+export function asciiLiteral(jsLiteral: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < jsLiteral.length; i++) {
+    const code = jsLiteral.charCodeAt(i);
+    if (code < 0x7f) continue;
+    out += jsLiteral.slice(from, i);
+    out += `\\u${HEX[code >> 12]}${HEX[(code >> 8) & 15]}${HEX[(code >> 4) & 15]}${HEX[code & 15]}`;
+    from = i + 1;
+  }
+  return from === 0 ? jsLiteral : out + jsLiteral.slice(from);
+}
+
+/**
+ * Finds, for each example's input and output, a byte range of the source whose bytes are
+ * exactly the text's JSON literal as a writer of the file would have written it:
+ * `JSON.stringify` (also Python with `ensure_ascii=False`, serde, orjson) or Python's default
+ * ASCII form. Equal bytes parse to the equal text, so any occurrence is a right answer, and a
+ * text not found (other escaping, or a text the importer built rather than read) is simply
+ * not located. Examples come in file order: each is looked for in a window that starts where
+ * the previous example's texts ended (its members may come in any order) and spans the two
+ * literals plus a slack for the other members, grown from the largest gap seen, so a miss
+ * never scans the rest of the file. One locator per file: it keeps the slack, which form the
+ * file uses, and whether it gave up, across the batches of a large file.
+ */
+export class TextLocator {
+  private slack = MIN_SLACK;
+  private preferAscii = false;
+  private missedInRow = 0;
+  private stopped = false;
+
+  /** True once the locator stopped looking (too many examples in a row missed). */
+  get gaveUp(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * The ranges, as file offsets, of `texts` (consecutive examples in file order) in `bytes`,
+   * which hold the file from offset `offset` (the whole file, or a batch of whole elements).
+   */
+  locate(
+    bytes: Buffer,
+    offset: number,
+    texts: readonly { input: string; output: string }[],
+  ): LocatedTexts[] {
+    const found = new Array<LocatedTexts>(texts.length);
+    let cursor = 0;
+    /** The first of the examples missed in a row in these bytes, or -1. */
+    let firstMissed = -1;
+    for (let i = 0; i < texts.length; i++) {
+      const inLiteral = literalOf(texts[i]!.input);
+      const outLiteral = literalOf(texts[i]!.output);
+      if (this.stopped || (inLiteral === null && outLiteral === null)) {
+        found[i] = { input: null, output: null };
+        continue;
+      }
+      const chars = (inLiteral?.js.length ?? 0) + (outLiteral?.js.length ?? 0);
+      const own = MAX_BYTES_PER_UNIT * chars;
+      const grown = Math.min(
+        MAX_GROWN,
+        this.slack * 2 ** Math.min(this.missedInRow, MAX_DOUBLINGS),
+      );
+      const limit = Math.min(bytes.length, cursor + own + grown);
+      const window = bytes.subarray(cursor, limit);
+      const input = inLiteral === null ? null : this.find(window, inLiteral);
+      const output = outLiteral === null ? null : this.find(window, outLiteral);
+      if (input === null && output === null) {
+        found[i] = { input: null, output: null };
+        if (firstMissed < 0) firstMissed = i;
+        if (++this.missedInRow >= GIVE_UP_AFTER) this.stopped = true;
+        continue;
+      }
+      this.missedInRow = 0;
+      const gap = Math.min(input?.start ?? Infinity, output?.start ?? Infinity);
+      this.slack = Math.min(MAX_SLACK, Math.max(this.slack, 2 * gap));
+      const base = offset + cursor;
+      if (firstMissed >= 0)
+        this.between(window.subarray(0, gap), base, texts, found, firstMissed, i);
+      firstMissed = -1;
+      found[i] = { input: shift(input, base), output: shift(output, base) };
+      cursor += Math.max(input?.end ?? 0, output?.end ?? 0);
+    }
+    return found;
+  }
+
+  /**
+   * Looks again for the texts of examples `from` to `to` (missed in a row, the cursor held
+   * where they began) in `region`, the bytes between that cursor and the example found after
+   * them, where theirs must lie: they were missed while the window was still growing past a
+   * member larger than the slack. `base` is the region's file offset.
+   */
+  private between(
+    region: Buffer,
+    base: number,
+    texts: readonly { input: string; output: string }[],
+    found: LocatedTexts[],
+    from: number,
+    to: number,
+  ): void {
+    let cursor = 0;
+    for (let k = from; k < to; k++) {
+      const inLiteral = literalOf(texts[k]!.input);
+      const outLiteral = literalOf(texts[k]!.output);
+      const window = region.subarray(cursor);
+      const input = inLiteral === null ? null : this.find(window, inLiteral);
+      const output = outLiteral === null ? null : this.find(window, outLiteral);
+      if (input === null && output === null) continue;
+      found[k] = { input: shift(input, base + cursor), output: shift(output, base + cursor) };
+      cursor += Math.max(input?.end ?? 0, output?.end ?? 0);
+    }
+  }
+
+  /** Where in `window` the literal lies in either form (the one last found first), or null. */
+  private find(window: Buffer, literal: Literal): TextRange | null {
+    if (!literal.nonAscii) return search(window, literal.js);
+    const ascii = this.preferAscii;
+    const hit = search(window, ascii ? asciiLiteral(literal.js) : literal.js);
+    if (hit !== null) return hit;
+    const other = search(window, ascii ? literal.js : asciiLiteral(literal.js));
+    if (other !== null) this.preferAscii = !ascii;
+    return other;
+  }
+}
+
+/** A text's literal as JSON.stringify writes it, and whether the ASCII form differs. */
+interface Literal {
+  js: string;
+  nonAscii: boolean;
+}
+
+/**
+ * The literal of a text long enough to be worth a range, else null. Most texts need no
+ * escape, and quoting them is four times faster than JSON.stringify (most of the locator's
+ * time went there).
+ */
+function literalOf(text: string): Literal | null {
+  if (text.length < MIN_LOCATED_CHARS) return null;
+  if (!ESCAPED.test(text)) return { js: `"${text}"`, nonAscii: false };
+  const js = JSON.stringify(text);
+  return { js, nonAscii: HAS_NON_ASCII.test(js) };
+}
+
+function search(window: Buffer, literal: string): TextRange | null {
+  const at = window.indexOf(literal, 0, 'utf8');
+  return at < 0 ? null : { start: at, end: at + Buffer.byteLength(literal, 'utf8') };
+}
+
+function shift(range: TextRange | null, by: number): TextRange | null {
+  return range && { start: range.start + by, end: range.end + by };
+}
