@@ -17,8 +17,8 @@ import {
   encodeSourceBlock,
   LOCATED,
   SourceFiles,
-  type LocatedRow,
 } from '../../electron/core/texts/located';
+import type { TextRow } from '../../electron/core/texts/blocks';
 import { TextLocator } from '../../electron/core/texts/locate';
 import { asStored, locatedExamples, writeMechlensLike } from '../fixtures/located';
 import { tempDir } from '../fixtures/tmp';
@@ -38,7 +38,7 @@ function open(): Db {
  * Writes a run file of `count` examples and stores its blocks as the indexer would: located,
  * or as JSON when the source may not be located (`local` false: a copy fetched from a store).
  */
-function indexRun(run: number, count: number, local = true): LocatedRow[] {
+function indexRun(run: number, count: number, local = true): TextRow[] {
   const file = path.join(tmp.dir, `run-${run}.json`);
   const list = locatedExamples(count, run);
   writeMechlensLike(file, list, run % 2 ? 'js' : 'python', 2);
@@ -65,7 +65,7 @@ function indexRun(run: number, count: number, local = true): LocatedRow[] {
   return rows.map((r) => ({
     input: r.input,
     output: r.output,
-    fields: JSON.parse(r.fields) as LocatedRow['fields'],
+    fields: JSON.parse(r.fields) as TextRow['fields'],
     target: r.target,
     error: r.error,
     unavailable: null,
@@ -73,7 +73,7 @@ function indexRun(run: number, count: number, local = true): LocatedRow[] {
 }
 
 /** A run's rows as a reader would decode them, whichever way each block is stored now. */
-function readRun(run: number): LocatedRow[] {
+function readRun(run: number): TextRow[] {
   const files = new SourceFiles();
   const blocks = db
     .prepare(`SELECT encoding, data FROM run_texts WHERE run_rowid = ? ORDER BY block`)

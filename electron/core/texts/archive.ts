@@ -5,7 +5,8 @@ import { sortedJson } from '../ingest/prepare';
 import { CancelledError } from '../jobs/protocol';
 import { HOLD_MS, restAfter } from '../search/fill';
 import { compressBlock, encodeJsonBlock } from './blocks';
-import { decodeLocatedBlock, LOCATED, SourceFiles, type Unavailable } from './located';
+import type { Unavailable } from './blocks';
+import { decodeLocatedBlock, LOCATED, SourceFiles } from './located';
 
 /** A block of `run_texts` by its key. */
 export interface BlockName {

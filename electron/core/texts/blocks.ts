@@ -1,13 +1,21 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { JsonObject } from '../../../shared/model';
 
-/** What a reader gets of one example besides its id and hashes (which the column store holds). */
+/** Why a row's texts cannot be given: its source file changed or is gone since indexing. */
+export type Unavailable = 'source-changed' | 'source-missing';
+
+/**
+ * What a reader gets of one example besides its id and hashes (which the column store holds).
+ * When `unavailable` is set (only a `located` block's rows, texts/located.ts), input and output
+ * are empty: never texts other than the ones indexed.
+ */
 export interface TextRow {
   input: string;
   output: string;
   fields: JsonObject;
   target: string | null;
   error: string | null;
+  unavailable: Unavailable | null;
 }
 
 /** One example as the indexer hands it over: its fields already as sorted-key JSON text. */
@@ -28,10 +36,12 @@ export interface TextInput {
 export const BLOCK_SIZE = 1024;
 
 /**
- * How a block's bytes are stored: `json` as the indexer writes it (no compression on the path
- * the user waits for), `deflate` the same bytes compressed by the background archive.
+ * How a block's bytes are stored: `json` as the indexer writes it when its texts cannot be
+ * located in their source, `located` (texts/located.ts) when they can, `deflate` the json
+ * bytes compressed by the background archive (texts/archive.ts).
  */
 export type StoredEncoding = 'json' | 'deflate';
+export type BlockEncoding = StoredEncoding | 'located';
 
 /** The block's examples as one JSON array of [input, output, fields, target, error] arrays. */
 export function encodeJsonBlock(rows: readonly TextInput[]): Buffer {
@@ -53,6 +63,7 @@ export function decodeStoredBlock(encoding: StoredEncoding, data: Buffer): TextR
     fields,
     target,
     error,
+    unavailable: null,
   }));
 }
 

@@ -5,9 +5,10 @@ import { wellFormed } from '../ingest/limits';
 import {
   decodeStoredBlock,
   encodeJsonBlock,
-  type StoredEncoding,
+  type BlockEncoding,
   type TextInput,
   type TextRow,
+  type Unavailable,
 } from './blocks';
 import type { LocatedTexts, TextRange } from './locate';
 
@@ -33,12 +34,6 @@ export interface LocatedInput extends TextInput {
   inputHash: string;
   outputHash: string;
 }
-
-/** Why a row's texts cannot be given: its source changed or is gone since indexing. */
-export type Unavailable = 'source-changed' | 'source-missing';
-
-/** A row read from a located block: when `unavailable`, its input and output are empty. */
-export type LocatedRow = TextRow & { unavailable: null | Unavailable };
 
 /** Hex digits of a text's SHA-1 kept to verify what is read back (64 bits). */
 const HASH_DIGITS = 16;
@@ -199,7 +194,7 @@ function parseLiteral(bytes: Buffer, start: number, end: number): string | null 
  * comes back `unavailable` with empty texts, never with texts that are not the ones indexed;
  * a row whose texts were both inline is always whole.
  */
-export function decodeLocatedBlock(data: Buffer, files: SourceFiles): LocatedRow[] {
+export function decodeLocatedBlock(data: Buffer, files: SourceFiles): TextRow[] {
   const block = JSON.parse(data.toString('utf8')) as Block;
   const located = block.rows.some(([i, o]) => typeof i !== 'string' || typeof o !== 'string');
   const readout: Readout = located ? readTexts(block, files) : new Map();
@@ -219,10 +214,10 @@ export function decodeLocatedBlock(data: Buffer, files: SourceFiles): LocatedRow
  * `json` and `deflate` blocks always can): the one call a reader of `run_texts` needs.
  */
 export function decodeTextBlock(
-  encoding: StoredEncoding | typeof LOCATED,
+  encoding: BlockEncoding,
   data: Buffer,
   files: SourceFiles,
-): LocatedRow[] {
+): TextRow[] {
   if (encoding === LOCATED) return decodeLocatedBlock(data, files);
-  return decodeStoredBlock(encoding, data).map((row) => ({ ...row, unavailable: null }));
+  return decodeStoredBlock(encoding, data);
 }

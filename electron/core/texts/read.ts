@@ -1,5 +1,6 @@
 import type { Db } from '../db/open';
-import { BLOCK_SIZE, decodeStoredBlock, type StoredEncoding, type TextRow } from './blocks';
+import { BLOCK_SIZE, type BlockEncoding, type TextRow } from './blocks';
+import { decodeTextBlock, SourceFiles } from './located';
 import { ordinalOfKey, runOfKey } from './keys';
 
 /** Decoded blocks kept by one reader: an explorer page or an export walks a few at a time. */
@@ -13,6 +14,8 @@ const CACHED_BLOCKS = 64;
 export class TextReader {
   private readonly select;
   private readonly cache = new Map<string, TextRow[] | null>();
+  /** Each located block's source is stat'ed once per reader: a page or an export reads many. */
+  private readonly files = new SourceFiles();
 
   constructor(private readonly db: Db) {
     this.select = db.prepare(
@@ -30,8 +33,8 @@ export class TextReader {
       return cached;
     }
     const row = this.select.get(runRowid, block) as
-      { encoding: StoredEncoding; data: Buffer } | undefined;
-    const rows = row ? decodeStoredBlock(row.encoding, row.data) : null;
+      { encoding: BlockEncoding; data: Buffer } | undefined;
+    const rows = row ? decodeTextBlock(row.encoding, row.data, this.files) : null;
     this.cache.set(name, rows);
     if (this.cache.size > CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
     return rows;
