@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
 import { CancelledError } from '../../electron/core/jobs/protocol';
 import { aheadLimit, type StreamOptions } from '../../electron/core/ingest/stream-unit';
+import { BatchReader } from '../../electron/core/ingest/stream-batches';
+import type { SourceUnit } from '../../electron/core/ingest/types';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
 import { tempDir } from '../fixtures/tmp';
@@ -53,6 +55,15 @@ function index(db: Db, file: string, stream: StreamOptions): Promise<IndexUnitRe
   const unit = { path: file, kind: 'file' as const, files: [file] };
   const task = { unit, folder: null, dbPath: db.name, stream };
   return indexUnit(task, new IndexStore(db), new AbortController().signal);
+}
+
+/**
+ * A unit as an object fetched from a store arrives (a local copy under its own address): its
+ * texts cannot be left in the copy, so it is read ahead only while another worker holds the
+ * write lock. (A plain local file is read to the end before it takes the lock.)
+ */
+function storedCopy(file: string): SourceUnit {
+  return { path: file, kind: 'file', files: [file], source: file };
 }
 
 /** Everything indexing stores for a file, minus row ids and clock times. */
@@ -120,6 +131,55 @@ describe('large MechLens files, read in batches', () => {
     expect(stored(streamed)).toEqual(stored(whole));
   });
 
+  it('leave long texts in a local file, read to its end before taking the write lock', async () => {
+    const s = scratch();
+    const long = Array.from({ length: BLOCK_SIZE + 40 }, (_, i) => ({
+      id: `ex-${i}`,
+      input: `A question long enough to be left in its file, number ${i}: "quoted" café ☕`,
+      output: `An answer long enough to be left in its file as well, number ${i}.\nSecond line.`,
+      fields: { score: i % 5 },
+    }));
+    const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: long }), null, 1));
+    const whole = s.db('whole');
+    await index(whole, file, WHOLE);
+    const db = s.db('streamed');
+    const other = openDatabase(db.name);
+    other.exec('BEGIN IMMEDIATE');
+    const store = new IndexStore(db);
+    let tried = 0;
+    store.tryBegin = () => (tried++, false);
+    const read = vi.spyOn(BatchReader.prototype, 'next');
+    let readAtBegin = -1;
+    const begin = store.begin.bind(store);
+    store.begin = () => {
+      readAtBegin = read.mock.results.filter((r) => r.value !== null).length;
+      if (other.inTransaction) other.exec('COMMIT');
+      begin();
+    };
+    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const stream = { streamFromBytes: 0, batchBytes: 8192 };
+    const result = await indexUnit(
+      { unit, folder: null, dbPath: db.name, stream },
+      store,
+      new AbortController().signal,
+    );
+    other.close();
+    const batches = read.mock.results.filter((r) => r.value !== null).length;
+    read.mockRestore();
+    expect(result).toMatchObject({ status: 'imported', examples: long.length });
+    expect(batches).toBeGreaterThan(10);
+    expect(readAtBegin).toBe(batches);
+    expect(tried).toBe(0);
+    const encodings = (d: Db) =>
+      d.prepare(`SELECT DISTINCT encoding FROM run_texts`).pluck().all() as string[];
+    expect(encodings(db)).toEqual(['located']);
+    expect(encodings(whole)).toEqual(['located']);
+    expect(storedExamples(db)).toEqual(storedExamples(whole));
+    expect(storedExamples(db).map((e) => [e.input, e.output])).toEqual(
+      long.map((e) => [e.input, e.output]),
+    );
+  });
+
   it('report how far into the file its stored batches reach', async () => {
     const s = scratch();
     const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky }), null, 1));
@@ -181,9 +241,9 @@ describe('large MechLens files, read in batches', () => {
     fs.writeFileSync(file, JSON.stringify(mechlensRecord({ examples: tricky.slice(5) })));
     const store = new IndexStore(db);
     const controller = new AbortController();
-    const insert = store.insertExamples.bind(store);
-    store.insertExamples = (...args) => {
-      insert(...args);
+    const write = store.writeTexts.bind(store);
+    store.writeTexts = (...args) => {
+      write(...args);
       controller.abort();
     };
     const unit = { path: file, kind: 'file' as const, files: [file] };
@@ -217,7 +277,7 @@ describe('large MechLens files, read in batches', () => {
         if (!began) refused++;
         return began;
       };
-      const unit = { path: file, kind: 'file' as const, files: [file] };
+      const unit = storedCopy(file);
       const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
       const result = await indexUnit(task, store, new AbortController().signal);
       if (other.inTransaction) other.exec('ROLLBACK');
@@ -263,7 +323,7 @@ describe('large MechLens files, read in batches', () => {
       if (other.inTransaction) other.exec('COMMIT');
       writeFailed(...args);
     };
-    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const unit = storedCopy(file);
     const task = { unit, folder: null, dbPath: db.name, stream: STREAMED };
     const result = await indexUnit(task, store, new AbortController().signal);
     other.close();
@@ -305,7 +365,7 @@ describe('large MechLens files, read in batches', () => {
       }
       begin();
     };
-    const unit = { path: file, kind: 'file' as const, files: [file] };
+    const unit = storedCopy(file);
     const stream = { ...STREAMED, aheadBytes: 450 };
     const result = await indexUnit(
       { unit, folder: null, dbPath: db.name, stream },

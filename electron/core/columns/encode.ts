@@ -76,18 +76,6 @@ export class RunColumnsBuilder {
     }
   }
 
-  /** The lowest and highest rowid of the examples added, or null for none. */
-  span(): [number, number] | null {
-    if (this.rowids.length === 0) return null;
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const rowid of this.rowids.values()) {
-      if (rowid < lo) lo = rowid;
-      if (rowid > hi) hi = rowid;
-    }
-    return [lo, hi];
-  }
-
   encode(): Buffer {
     const n = this.ids.length;
     const order = this.sortOrder();

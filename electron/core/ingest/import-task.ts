@@ -4,6 +4,7 @@ import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
 import { checkImportedRuns } from './limits';
 import { prepareExamples, type PreparedExamples } from './prepare';
+import { locatableFile, locateRuns } from './locate-runs';
 import { ImportProblem, type SourceUnit } from './types';
 
 export interface ImportTask {
@@ -59,6 +60,8 @@ export async function importUnitFile(
     stat = statUnit(unit);
     sha256 = await sha256Files(unit.files, signal);
     const outcome = await importUnit(unit, { signal });
+    // Read before the second stat, so a change while it was read is caught like any other.
+    const source = outcome.status === 'imported' ? locatableFile(unit, stat) : null;
     const after = statUnit(unit);
     if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
       return {
@@ -82,7 +85,9 @@ export async function importUnitFile(
       status: 'imported',
       importer: outcome.importer,
       runs: outcome.runs,
-      prepared: outcome.runs.map(prepareExamples),
+      prepared: locateRuns(outcome.runs, source).map(([run, located]) =>
+        prepareExamples(run, located),
+      ),
       stat,
       sha256,
     };

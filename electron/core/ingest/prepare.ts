@@ -1,6 +1,9 @@
 import { hash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
-import { JsonBlockBuilder, type NumberedBlock } from '../texts/write';
+import type { LocatedTexts } from '../texts/locate';
+import type { SourceStamp } from '../texts/located';
+import { RunColumnsBuilder } from '../columns/encode';
+import { NOT_LOCATED, TextBlockBuilder, type NumberedBlock } from '../texts/write';
 
 /** JSON with object keys sorted, so equal field objects give equal text (and equal hashes). */
 export function sortedJson(value: JsonValue | undefined): string {
@@ -26,24 +29,54 @@ export interface PreparedExamples {
   outputHash: string[];
   /** The run's text blocks these examples complete (texts/write.ts). */
   blocks: NumberedBlock[];
+  /**
+   * With the run's last examples: its column store, each row's rowid its ordinal until the
+   * writer makes it a key (columns/rekey.ts).
+   */
+  columns: Buffer | null;
+}
+
+/**
+ * What a run's examples build as they are prepared, batch after batch, in the index worker:
+ * its text blocks and its column store, so that the writer only stores bytes.
+ */
+export class RunBuilders {
+  readonly columns = new RunColumnsBuilder();
+  readonly blocks: TextBlockBuilder;
+  /** The ordinal of the next example, in file order. */
+  next = 0;
+
+  constructor(stamp: SourceStamp | null = null) {
+    this.blocks = new TextBlockBuilder(stamp);
+  }
 }
 
 /**
  * Done in the index workers, in parallel, so the single writer only inserts: serializing and
  * hashing every example was a third of the writer's time.
  */
-export function prepareExamples(run: ImportedRun): PreparedExamples {
-  return prepareExampleList(run.examples, new JsonBlockBuilder(), true);
+export function prepareExamples(
+  run: ImportedRun,
+  source: { stamp: SourceStamp; located: LocatedTexts[] } | null = null,
+): PreparedExamples {
+  return prepareExampleList(
+    run.examples,
+    new RunBuilders(source?.stamp ?? null),
+    true,
+    source?.located ?? null,
+  );
 }
 
 /**
  * A batch of a run's examples, in file order: `blocks` carries a partial block from one batch
- * to the next, and the last batch also ends the run's last block.
+ * to the next, and the last batch also ends the run's last block. `located` says where each
+ * example's texts lie in its source file (texts/locate.ts), when they were looked for.
  */
 export function prepareExampleList(
   examples: ImportedExample[],
-  blocks: JsonBlockBuilder,
+  builders: RunBuilders,
   last: boolean,
+  located: LocatedTexts[] | null = null,
 ): PreparedExamples {
   const n = examples.length;
   const prepared: PreparedExamples = {
@@ -51,12 +84,22 @@ export function prepareExampleList(
     inputHash: new Array<string>(n),
     outputHash: new Array<string>(n),
     blocks: [],
+    columns: null,
   };
   examples.forEach((example, i) => {
     prepared.fields[i] = sortedJson(example.fields);
     prepared.inputHash[i] = sha1(example.input);
     prepared.outputHash[i] = sha1(example.output);
+    builders.columns.add({
+      id: example.id,
+      rowid: builders.next++,
+      inputHash: prepared.inputHash[i],
+      outputHash: prepared.outputHash[i],
+      error: example.error,
+      fields: example.fields,
+    });
   });
+  const { blocks } = builders;
   prepared.blocks = blocks.add(
     examples.map((example, i) => ({
       input: example.input,
@@ -64,8 +107,14 @@ export function prepareExampleList(
       fields: prepared.fields[i]!,
       target: example.target,
       error: example.error,
+      located: located?.[i] ?? NOT_LOCATED,
+      inputHash: prepared.inputHash[i]!,
+      outputHash: prepared.outputHash[i]!,
     })),
   );
-  if (last) prepared.blocks.push(...blocks.end());
+  if (last) {
+    prepared.blocks.push(...blocks.end());
+    prepared.columns = builders.columns.encode();
+  }
   return prepared;
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ImportedExample, ImportedRun, JsonValue } from '../../../shared/model';
 import type { Trace } from '../../../shared/trace';
-import { RunColumnsBuilder } from '../columns/encode';
+import { rekeyRunColumns } from '../columns/rekey';
 import { writeRunColumns } from '../columns/store';
 import { packTrace } from './trace-pack';
 import { exampleKey, KEY_SPAN, keySpan } from '../texts/keys';
@@ -172,7 +172,7 @@ export class IndexStore {
   writeImported(
     record: SourceRecord,
     runs: ImportedRun[],
-    prepared: PreparedExamples[] = runs.map(prepareExamples),
+    prepared: PreparedExamples[] = runs.map((run) => prepareExamples(run)),
   ): { runs: number; examples: number; taken: TakenRunId[] } {
     let examples = 0;
     let taken: TakenRunId[] = [];
@@ -276,9 +276,9 @@ export class IndexStore {
     prepared: PreparedExamples,
   ): number {
     const rowid = this.insertRunRow(sourceId, record, run, run.examples.length);
-    const columns = new RunColumnsBuilder();
-    this.insertExamples(rowid, 0, run.examples, prepared, run.traces, columns);
-    this.writeColumns(rowid, columns);
+    this.writeTexts(rowid, prepared.blocks);
+    if (run.traces) this.writeTraces(rowid, run.examples, run.traces);
+    this.writeColumns(rowid, prepared.columns!, run.examples.length);
     return run.examples.length;
   }
 
@@ -380,42 +380,28 @@ export class IndexStore {
     return rowid;
   }
 
-  /**
-   * A batch of the run's examples, the first of them at `first` in file order: no row per
-   * example, only their blocks, transcripts by key and their part of the column store.
-   */
-  insertExamples(
-    rowid: number,
-    first: number,
-    examples: ImportedExample[],
-    prepared: PreparedExamples,
-    traces: Map<string, Trace> | undefined,
-    columns: RunColumnsBuilder,
-  ): void {
-    writeRunTexts(this.db, rowid, prepared.blocks);
+  /** A batch of the run's text blocks (texts/write.ts). */
+  writeTexts(rowid: number, blocks: PreparedExamples['blocks']): void {
+    writeRunTexts(this.db, rowid, blocks);
+  }
+
+  /** The run's transcripts, each under its example's key. */
+  private writeTraces(rowid: number, examples: ImportedExample[], traces: Map<string, Trace>) {
     examples.forEach((example, i) => {
-      const key = exampleKey(rowid, first + i);
-      const trace = traces?.get(example.id);
-      if (trace) this.insertTrace.run(key, packTrace(trace));
-      columns.add({
-        id: example.id,
-        rowid: key,
-        inputHash: prepared.inputHash[i]!,
-        outputHash: prepared.outputHash[i]!,
-        error: example.error,
-        fields: example.fields,
-      });
+      const trace = traces.get(example.id);
+      if (trace) this.insertTrace.run(exampleKey(rowid, i), packTrace(trace));
     });
   }
 
   /**
-   * The run's column store, in the same transaction as its texts, and their key span, which
-   * the background search fill walks.
+   * The run's column store (built in the worker with ordinals for rowids, made keys here), in
+   * the same transaction as its texts, and its key span, which the background search fill walks.
    */
-  writeColumns(rowid: number, columns: RunColumnsBuilder): void {
-    writeRunColumns(this.db, rowid, columns.encode());
-    const span = columns.span();
-    this.searchSpan.run(span?.[0] ?? null, span?.[1] ?? null, rowid);
+  writeColumns(rowid: number, columns: Buffer, examples: number): void {
+    rekeyRunColumns(columns, rowid);
+    writeRunColumns(this.db, rowid, columns);
+    const span = keySpan(rowid, examples);
+    this.searchSpan.run(span?.first ?? null, span?.last ?? null, rowid);
   }
 
   setWarnings(rowid: number, warnings: string[]): void {

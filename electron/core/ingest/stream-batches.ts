@@ -1,9 +1,9 @@
-import type { ImportedExample } from '../../../shared/model';
 import { readExampleBatch } from './importers/mechlens';
 import { positionOf, readRange, type ArrayLayout } from './json-layout';
 import { cleanExampleBatch, NormalizationCheck } from './limits';
-import { JsonBlockBuilder } from '../texts/write';
-import { prepareExampleList, type PreparedExamples } from './prepare';
+import { TextLocator } from '../texts/locate';
+import type { SourceStamp } from '../texts/located';
+import { prepareExampleList, RunBuilders, type PreparedExamples } from './prepare';
 import { checkDepth, explainJsonError } from './read';
 import { ImportProblem } from './types';
 
@@ -31,9 +31,12 @@ export function parsePart(text: string, fd: number, offset: number): unknown {
   return value;
 }
 
-/** One batch of a large file's examples, parsed, checked and ready for the writer. */
+/**
+ * One batch of a large file's examples, parsed, checked and ready for the writer: only what
+ * the writer stores is kept (a batch read ahead must not hold its texts while it waits).
+ */
 export interface ParsedBatch {
-  examples: ImportedExample[];
+  count: number;
   prepared: PreparedExamples;
   /** Where the batch ends in the file, and how many of its bytes it held. */
   end: number;
@@ -49,13 +52,19 @@ export class BatchReader {
   private index = 0;
   private readonly seen = new Map<string, number>();
   private readonly cleaned = new Map<string, string>();
-  private readonly blocks = new JsonBlockBuilder();
+  private readonly builders: RunBuilders;
+  /** Set when the file is one whose texts may be left in it (ingest/locate-runs.ts). */
+  private readonly locator: TextLocator | null;
   readonly normalization = new NormalizationCheck();
 
   constructor(
     private readonly fd: number,
     private readonly batches: ArrayLayout['batches'],
-  ) {}
+    stamp: SourceStamp | null = null,
+  ) {
+    this.builders = new RunBuilders(stamp);
+    this.locator = stamp ? new TextLocator() : null;
+  }
 
   get done(): boolean {
     return this.index >= this.batches.length;
@@ -65,14 +74,16 @@ export class BatchReader {
     const batch = this.batches[this.index];
     if (!batch) return null;
     this.index++;
-    const text = decode(readRange(this.fd, batch.start, batch.end), this.fd, batch.start);
+    const bytes = readRange(this.fd, batch.start, batch.end);
+    const text = decode(bytes, this.fd, batch.start);
     const raw = parsePart(`[${text}]`, this.fd, batch.start) as unknown[];
     const examples = readExampleBatch(raw, batch.first, this.seen);
     cleanExampleBatch(examples, this.seen, this.cleaned);
     this.normalization.add(examples);
+    const located = this.locator?.locate(bytes, batch.start, examples) ?? null;
     return {
-      examples,
-      prepared: prepareExampleList(examples, this.blocks, this.done),
+      count: examples.length,
+      prepared: prepareExampleList(examples, this.builders, this.done, located),
       end: batch.end,
       bytes: batch.end - batch.start,
     };

@@ -10,8 +10,9 @@ import { isInspectJsonLog } from './importers/inspect';
 import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './importers/mechlens';
 import { readRange, scanJsonObject, type ArrayLayout } from './json-layout';
 import { cleanRunFields, MAX_EXAMPLES_PER_RUN, tooManyExamples } from './limits';
-import { RunColumnsBuilder } from '../columns/encode';
 import { DEFAULT_MAX_BYTES } from './read';
+import { RunColumnsBuilder } from '../columns/encode';
+import { isLocatable } from './locate-runs';
 import { BatchReader, decode, parsePart, type ParsedBatch } from './stream-batches';
 import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
 import { ImportProblem, sourcePathOf, type SourceUnit } from './types';
@@ -33,6 +34,8 @@ const AHEAD_BYTES = 32 * 1024 ** 2;
  * their parsed batches (about three times their bytes) would add to what the writer holds.
  */
 const WHOLE_AHEAD_BYTES = 128 * 1024 ** 2;
+/** How much a located file's batches may hold, read before the lock (readBeforeLocking). */
+const KEPT_MAX_BYTES = 256 * 1024 ** 2;
 /**
  * The run's other keys are parsed whole; past this they are not a run's settings and metrics
  * but something the whole-file path's value count refuses (an array bomb in "metrics").
@@ -122,6 +125,36 @@ async function readWhileLocked(
   return ahead;
 }
 
+/** What a batch read ahead holds until it is written: its blocks and, last, the column store. */
+function keptBytes({ prepared }: ParsedBatch): number {
+  const blocks = prepared.blocks.reduce((sum, block) => sum + block.data.byteLength, 0);
+  return blocks + (prepared.columns?.byteLength ?? 0);
+}
+
+/**
+ * A file whose texts stay in it (located blocks, a few dozen bytes per example) is read to the
+ * end before the write lock is taken, whether or not another worker holds it: the lock is then
+ * held only to store bytes, never to parse. Only if the blocks grow past KEPT_MAX_BYTES (a file
+ * whose texts the locator could not find, carried inline) does the rest wait for the lock.
+ */
+async function readBeforeLocking(
+  reader: BatchReader,
+  begin: () => Promise<void>,
+  signal: AbortSignal,
+): Promise<ParsedBatch[]> {
+  const ahead: ParsedBatch[] = [];
+  let kept = 0;
+  while (kept < KEPT_MAX_BYTES && !reader.done) {
+    const batch = reader.next()!;
+    ahead.push(batch);
+    kept += keptBytes(batch);
+    await yieldToEvents();
+    if (signal.aborted) throw new CancelledError();
+  }
+  await begin();
+  return ahead;
+}
+
 /**
  * Writes the planned run batch by batch inside one transaction held by the caller (the batches
  * read ahead first), yielding between batches so a cancel is seen. Returns the number of
@@ -140,11 +173,12 @@ async function writeBatches(
   if (taken.length > 0) throw new DuplicateRunIdProblem(taken);
   const sourceId = store.replaceSource(record);
   const rowid = store.insertRunRow(sourceId, record, run, array.elements);
-  const columns = new RunColumnsBuilder();
   let written = 0;
+  let columns: Buffer | null = null;
   for (let batch = ahead.shift() ?? reader.next(); batch; batch = ahead.shift() ?? reader.next()) {
-    store.insertExamples(rowid, written, batch.examples, batch.prepared, undefined, columns);
-    written += batch.examples.length;
+    store.writeTexts(rowid, batch.prepared.blocks);
+    columns = batch.prepared.columns ?? columns;
+    written += batch.count;
     onBytes(batch.end);
     await yieldToEvents();
     if (signal.aborted) throw new CancelledError();
@@ -154,7 +188,7 @@ async function writeBatches(
   }
   const warning = reader.normalization.warning();
   if (warning) store.setWarnings(rowid, [...run.warnings, warning]);
-  store.writeColumns(rowid, columns);
+  store.writeColumns(rowid, columns ?? new RunColumnsBuilder().encode(), written);
   return written;
 }
 
@@ -197,10 +231,12 @@ export async function streamUnit(
     }
     if (!planned) return null;
     sha256 = await sha256Files(unit.files, signal);
-    const reader = new BatchReader(fd, planned.array.batches);
+    const stamp = isLocatable(unit) ? { path: unit.path, ...stat } : null;
+    const reader = new BatchReader(fd, planned.array.batches, stamp);
     try {
-      const limit = aheadLimit(planned.array, options);
-      const ahead = await readWhileLocked(store, reader, limit, begin, signal);
+      const ahead = stamp
+        ? await readBeforeLocking(reader, begin, signal)
+        : await readWhileLocked(store, reader, aheadLimit(planned.array, options), begin, signal);
       const examples = await writeBatches(store, record(), planned, reader, ahead, signal, onBytes);
       const after = statUnit(unit);
       if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {

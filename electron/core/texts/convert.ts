@@ -8,7 +8,7 @@ import type { Db } from '../db/open';
 import { ConflictError } from '../errors';
 import { CancelledError } from '../jobs/protocol';
 import { exampleKey, keySpan } from './keys';
-import { JsonBlockBuilder, writeRunTexts } from './write';
+import { NOT_LOCATED, TextBlockBuilder, writeRunTexts } from './write';
 
 /**
  * Runs of a library indexed before texts moved into blocks: they still have example rows (or,
@@ -76,7 +76,7 @@ export function convertRun(db: Db, runRowid: number): void {
     `UPDATE example_traces SET example_rowid = ? WHERE example_rowid = ?`,
   );
   const columns = new RunColumnsBuilder();
-  const blocks = new JsonBlockBuilder();
+  const blocks = new TextBlockBuilder();
   let ordinal = 0;
   for (let after = -1; ;) {
     const rows = read.all(runRowid, after, CHUNK) as OldRow[];
@@ -92,7 +92,18 @@ export function convertRun(db: Db, runRowid: number): void {
         fields: JSON.parse(row.fields) as JsonObject,
       });
     }
-    writeRunTexts(db, runRowid, blocks.add(rows));
+    writeRunTexts(
+      db,
+      runRowid,
+      blocks.add(
+        rows.map((row) => ({
+          ...row,
+          located: NOT_LOCATED,
+          inputHash: row.input_hash,
+          outputHash: row.output_hash,
+        })),
+      ),
+    );
     if (rows.length < CHUNK) break;
     after = rows[rows.length - 1]!.rowid;
   }

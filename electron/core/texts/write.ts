@@ -1,23 +1,33 @@
 import type { Db } from '../db/open';
-import { BLOCK_SIZE, encodeJsonBlock, type TextInput } from './blocks';
+import { BLOCK_SIZE, type BlockEncoding } from './blocks';
+import type { LocatedTexts } from './locate';
+import { encodeSourceBlock, type LocatedInput, type SourceStamp } from './located';
+
+/** An example whose texts were not looked for in a source: they go into a json block. */
+export const NOT_LOCATED: LocatedTexts = { input: null, output: null };
 
 /** A run's block as the indexer writes it; `data` may arrive from a worker as a Uint8Array. */
 export interface NumberedBlock {
   block: number;
+  encoding: BlockEncoding;
   data: Uint8Array;
 }
 
 /**
- * Cuts a run's examples, handed over in file order in any number of batches, into json blocks
- * of BLOCK_SIZE, carrying a partial block to the next batch. The one place the index path
- * turns texts into block bytes (whole file and streamed alike).
+ * Cuts a run's examples, handed over in file order in any number of batches, into blocks of
+ * BLOCK_SIZE, carrying a partial block to the next batch. The one place the index path turns
+ * texts into block bytes (whole file, streamed, and the conversion of older libraries alike):
+ * `located` when the examples came from a plain local file (`source`) and their texts were
+ * found in it, else `json`.
  */
-export class JsonBlockBuilder {
-  private carry: TextInput[] = [];
+export class TextBlockBuilder {
+  private carry: LocatedInput[] = [];
   private next = 0;
 
+  constructor(private readonly source: SourceStamp | null = null) {}
+
   /** The blocks the rows complete. */
-  add(rows: readonly TextInput[]): NumberedBlock[] {
+  add(rows: readonly LocatedInput[]): NumberedBlock[] {
     const done: NumberedBlock[] = [];
     for (const row of rows) {
       this.carry.push(row);
@@ -32,17 +42,22 @@ export class JsonBlockBuilder {
   }
 
   private flush(): NumberedBlock {
-    const block = { block: this.next++, data: encodeJsonBlock(this.carry) };
+    const { encoding, data } = encodeSourceBlock(this.source, this.carry);
     this.carry = [];
-    return block;
+    return { block: this.next++, encoding, data };
   }
 }
 
 /** Stores blocks of a run; the caller holds the write transaction. */
 export function writeRunTexts(db: Db, runRowid: number, blocks: readonly NumberedBlock[]): void {
   const insert = db.prepare(
-    `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, 'json', ?)`,
+    `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, ?, ?)`,
   );
-  for (const { block, data } of blocks)
-    insert.run(runRowid, block, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+  for (const { block, encoding, data } of blocks)
+    insert.run(
+      runRowid,
+      block,
+      encoding,
+      Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+    );
 }
