@@ -22,11 +22,12 @@ export function sha1(text: string): string {
   return hash('sha1', text, 'hex');
 }
 
-/** Per-example columns ready for the writer, in the run's example order. */
+/**
+ * What the writer stores of a run's examples, prepared in the index worker: nothing per
+ * example is kept once it is in a block or the column store (batches read ahead wait for the
+ * lock holding only these bytes).
+ */
 export interface PreparedExamples {
-  fields: string[];
-  inputHash: string[];
-  outputHash: string[];
   /** The run's text blocks these examples complete (texts/write.ts). */
   blocks: NumberedBlock[];
   /**
@@ -78,42 +79,31 @@ export function prepareExampleList(
   last: boolean,
   located: LocatedTexts[] | null = null,
 ): PreparedExamples {
-  const n = examples.length;
-  const prepared: PreparedExamples = {
-    fields: new Array<string>(n),
-    inputHash: new Array<string>(n),
-    outputHash: new Array<string>(n),
-    blocks: [],
-    columns: null,
-  };
-  examples.forEach((example, i) => {
-    prepared.fields[i] = sortedJson(example.fields);
-    prepared.inputHash[i] = sha1(example.input);
-    prepared.outputHash[i] = sha1(example.output);
+  const rows = examples.map((example, i) => {
+    const inputHash = sha1(example.input);
+    const outputHash = sha1(example.output);
     builders.columns.add({
       id: example.id,
       rowid: builders.next++,
-      inputHash: prepared.inputHash[i],
-      outputHash: prepared.outputHash[i],
+      inputHash,
+      outputHash,
       error: example.error,
       fields: example.fields,
     });
-  });
-  const { blocks } = builders;
-  prepared.blocks = blocks.add(
-    examples.map((example, i) => ({
+    return {
       input: example.input,
       output: example.output,
-      fields: prepared.fields[i]!,
+      fields: sortedJson(example.fields),
       target: example.target,
       error: example.error,
       located: located?.[i] ?? NOT_LOCATED,
-      inputHash: prepared.inputHash[i]!,
-      outputHash: prepared.outputHash[i]!,
-    })),
-  );
+      inputHash,
+      outputHash,
+    };
+  });
+  const prepared: PreparedExamples = { blocks: builders.blocks.add(rows), columns: null };
   if (last) {
-    prepared.blocks.push(...blocks.end());
+    prepared.blocks.push(...builders.blocks.end());
     prepared.columns = builders.columns.encode();
   }
   return prepared;
