@@ -83,7 +83,8 @@ describe('storage failures', () => {
     writeMechlensRun(root, {
       id: 'big',
       name: 'steer',
-      examples: examples(400).map((e) => ({ ...e, output: e.output.repeat(400) })),
+      // Large fields, which are stored whatever the texts (those stay in the file).
+      examples: examples(400).map((e) => ({ ...e, fields: { note: e.output.repeat(400) } })),
     });
     await service.index([path.join(root, '.mechlens/runs/small.json')]);
     const db = service.db;

@@ -34,7 +34,7 @@ export interface PreparedExamples {
    * With the run's last examples: its column store, each row's rowid its ordinal until the
    * writer makes it a key (columns/rekey.ts).
    */
-  columns: Buffer | null;
+  columns: Uint8Array | null;
 }
 
 /**

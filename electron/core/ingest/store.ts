@@ -397,9 +397,11 @@ export class IndexStore {
    * The run's column store (built in the worker with ordinals for rowids, made keys here), in
    * the same transaction as its texts, and its key span, which the background search fill walks.
    */
-  writeColumns(rowid: number, columns: Buffer, examples: number): void {
-    rekeyRunColumns(columns, rowid);
-    writeRunColumns(this.db, rowid, columns);
+  writeColumns(rowid: number, columns: Uint8Array, examples: number): void {
+    // From an import worker the bytes arrive as a Uint8Array.
+    const bytes = Buffer.from(columns.buffer, columns.byteOffset, columns.byteLength);
+    rekeyRunColumns(bytes, rowid);
+    writeRunColumns(this.db, rowid, bytes);
     const span = keySpan(rowid, examples);
     this.searchSpan.run(span?.first ?? null, span?.last ?? null, rowid);
   }

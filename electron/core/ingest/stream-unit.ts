@@ -174,7 +174,7 @@ async function writeBatches(
   const sourceId = store.replaceSource(record);
   const rowid = store.insertRunRow(sourceId, record, run, array.elements);
   let written = 0;
-  let columns: Buffer | null = null;
+  let columns: Uint8Array | null = null;
   for (let batch = ahead.shift() ?? reader.next(); batch; batch = ahead.shift() ?? reader.next()) {
     store.writeTexts(rowid, batch.prepared.blocks);
     columns = batch.prepared.columns ?? columns;
