@@ -182,6 +182,7 @@ export const examplesFilterSchema = z
  * library has archived them, and that file changed or vanished since indexing.
  */
 export const unavailableSchema = z.enum(['source-changed', 'source-missing']);
+export type Unavailable = z.infer<typeof unavailableSchema>;
 
 export const pairRowSchema = z.object({
   example_id: z.string(),

@@ -1,15 +1,12 @@
 import { memo, useEffect, useState } from 'react';
-import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
 import { shortPair } from '../../../shared/labels';
 import { useApp } from '../../store';
 import { highlight, searchPattern } from './highlight';
 import { PinToFinding } from './PinToFinding';
+import { InputSection, OutputsSection, type Detail } from './DetailTexts';
 import { TraceView } from './TraceView';
-import { WordDiff } from './WordDiff';
-
-type Detail = RequestOutput<'examples:detail'>;
 
 function FieldsTable({ detail }: { detail: Detail }) {
   const a = detail.reference?.fields ?? {};
@@ -69,12 +66,6 @@ function useExampleDetail(reportKey: string, pair: number, exampleId: string): D
   return loaded?.key === key ? loaded.detail : null;
 }
 
-/** The two sides' short names, as the diffs and the trace label their columns. */
-interface SideLabels {
-  reference: string;
-  candidate: string;
-}
-
 function DetailHead({
   detail,
   reportKey,
@@ -112,66 +103,6 @@ function DetailHead({
         <input type="checkbox" checked={raw} onChange={(e) => onRaw(e.target.checked)} /> raw record
       </label>
     </header>
-  );
-}
-
-/** What a section of the detail shows: the pair's two examples, their labels, the search's hits. */
-interface SectionProps {
-  detail: Detail;
-  labels: SideLabels;
-  hit: RegExp | null;
-}
-
-function InputSection({ detail, labels, hit }: SectionProps) {
-  const { reference, candidate } = detail;
-  const differ = reference && candidate && reference.input !== candidate.input;
-  return (
-    <section>
-      <h4>
-        Input
-        {differ ? <span className="status status-differs"> differs between the runs</span> : null}
-      </h4>
-      {differ ? (
-        <WordDiff
-          left={reference.input}
-          right={candidate.input}
-          leftLabel={labels.reference}
-          rightLabel={labels.candidate}
-          hit={hit}
-        />
-      ) : (
-        <pre className="text">{highlight(reference?.input ?? candidate?.input ?? '', hit)}</pre>
-      )}
-    </section>
-  );
-}
-
-function OutputsSection({ detail, labels, hit }: SectionProps) {
-  const { reference, candidate } = detail;
-  return (
-    <section>
-      <h4>Outputs</h4>
-      {reference && candidate ? (
-        <WordDiff
-          left={reference.output}
-          right={candidate.output}
-          leftLabel={labels.reference}
-          rightLabel={labels.candidate}
-          hit={hit}
-        />
-      ) : (
-        <pre className="text">{highlight(reference?.output ?? candidate?.output ?? '', hit)}</pre>
-      )}
-      {reference?.target || candidate?.target ? (
-        <p className="small">
-          <span className="muted">target:</span>{' '}
-          <span className="mono">{reference?.target ?? candidate?.target}</span>
-        </p>
-      ) : null}
-      {reference?.error || candidate?.error ? (
-        <p className="small status-differs">error: {reference?.error ?? candidate?.error}</p>
-      ) : null}
-    </section>
   );
 }
 
