@@ -66,6 +66,41 @@ function useExampleDetail(reportKey: string, pair: number, exampleId: string): D
   return loaded?.key === key ? loaded.detail : null;
 }
 
+const CANNOT_PIN =
+  'A text of this example cannot be read from its source: re-index the folder to pin it.';
+
+/** Pinning is for an experiment's comparison, and only of an example whose texts can be read. */
+function PinButton({
+  detail,
+  reportKey,
+  pair,
+  exampleId,
+}: {
+  detail: Detail;
+  reportKey: string;
+  pair: number;
+  exampleId: string;
+}) {
+  const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
+  if (runPair || !experimentId) return null;
+  // A pin freezes both texts as evidence; the core refuses one it cannot read.
+  if (detail.reference?.unavailable || detail.candidate?.unavailable)
+    return (
+      <button className="secondary" disabled title={CANNOT_PIN}>
+        Pin to finding…
+      </button>
+    );
+  return (
+    <PinToFinding
+      experimentId={experimentId}
+      reportKey={reportKey}
+      pair={pair}
+      exampleId={exampleId}
+    />
+  );
+}
+
 function DetailHead({
   detail,
   reportKey,
@@ -83,22 +118,13 @@ function DetailHead({
   raw: boolean;
   onRaw(raw: boolean): void;
 }) {
-  const experimentId = useApp((s) => s.experimentId);
-  const runPair = useApp((s) => s.runPair);
   return (
     <header className="detail-head">
       <h3 className="mono label-cut" title={detail.example_id}>
         {highlight(detail.example_id, searchPattern(search, true))}
       </h3>
       <span className="spacer" />
-      {runPair || !experimentId ? null : (
-        <PinToFinding
-          experimentId={experimentId}
-          reportKey={reportKey}
-          pair={pair}
-          exampleId={exampleId}
-        />
-      )}
+      <PinButton detail={detail} reportKey={reportKey} pair={pair} exampleId={exampleId} />
       <label className="inline">
         <input type="checkbox" checked={raw} onChange={(e) => onRaw(e.target.checked)} /> raw record
       </label>
