@@ -177,6 +177,13 @@ export const examplesFilterSchema = z
   })
   .strict();
 
+/**
+ * Why an example's texts cannot be shown: they are read from the source file until the
+ * library has archived them, and that file changed or vanished since indexing.
+ */
+export const unavailableSchema = z.enum(['source-changed', 'source-missing']);
+export type Unavailable = z.infer<typeof unavailableSchema>;
+
 export const pairRowSchema = z.object({
   example_id: z.string(),
   side: z.enum(['both', 'reference', 'candidate']),
@@ -186,6 +193,8 @@ export const pairRowSchema = z.object({
   classes: z.record(z.string(), changeClassSchema),
   values: z.record(z.string(), z.object({ reference: z.unknown(), candidate: z.unknown() })),
   input: z.string(),
+  /** Set when `input` is empty because neither side's input could be read. */
+  input_unavailable: unavailableSchema.nullable(),
 });
 
 /**
@@ -203,6 +212,8 @@ export const exampleSideSchema = z
     fields: z.record(z.string(), z.unknown()),
     target: z.string().nullable(),
     error: z.string().nullable(),
+    /** Set when `input` and `output` are empty because they could not be read. */
+    unavailable: unavailableSchema.nullable(),
   })
   .nullable();
 

@@ -1,4 +1,4 @@
-import type { RequestOutput } from '../../shared/contract';
+import type { RequestOutput, Unavailable } from '../../shared/contract';
 import { formatCount, formatNumber, formatSigned } from '../../shared/format';
 import { tableLines } from './text-table';
 
@@ -29,9 +29,16 @@ function criterionCell(row: Row, criterion: string): string {
   return `${valueText(value.reference)} → ${valueText(value.candidate)}${delta} ${cls}`;
 }
 
+/** In place of an input that could not be read from its source (changed or gone since indexing). */
+const UNREAD: Record<Unavailable, string> = {
+  'source-changed': '(source changed since indexing: re-index it)',
+  'source-missing': '(source file gone, texts not archived)',
+};
+
 /** The start of the input on one line: its line breaks and runs of spaces read as one space. */
-function inputStart(input: string): string {
-  const flat = input.replace(/\s+/g, ' ').trim();
+function inputStart(row: Row): string {
+  if (row.input_unavailable) return UNREAD[row.input_unavailable];
+  const flat = row.input.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   return chars.length > INPUT_CHARS ? `${chars.slice(0, INPUT_CHARS - 1).join('')}…` : flat;
 }
@@ -60,7 +67,7 @@ export function examplesTable(
             ...criteria.map((criterion) => criterionCell(row, criterion)),
             row.output_changed ? 'changed' : 'same',
             row.behavior_changed ? 'changed' : 'same',
-            inputStart(row.input),
+            inputStart(row),
           ]),
         ]);
   lines.push(

@@ -7,7 +7,7 @@ import { countMatches, filterMatches } from './filters';
 import { cursorAt, orderLength, sortOrder, stepAfter, stepAt, type Cursor } from './order';
 import { findId, idAt } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
-import type { TextRow } from '../texts/blocks';
+import type { TextRow, Unavailable } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
 import { TextReader } from '../texts/read';
 
@@ -44,6 +44,22 @@ function classesAt(view: PairView, k: number): Record<string, CriterionClass> {
 /** The stored examples behind a page, by key: only the blocks of the page's few are read. */
 function examplesByKey(db: Db, keys: number[]): Map<number, TextRow> {
   return new TextReader(db).texts(keys.filter((key) => key !== NO_ROWID));
+}
+
+/**
+ * The input a page row shows: the reference's, else the candidate's when the two sides' inputs
+ * are the same (or there is no reference). When the one to show could not be read, the row
+ * says why rather than showing another side's different input or an empty one.
+ */
+function rowInput(
+  ref: TextRow | undefined,
+  cand: TextRow | undefined,
+  mismatch: boolean,
+): { input: string; input_unavailable: Unavailable | null } {
+  if (ref && !ref.unavailable) return { input: ref.input, input_unavailable: null };
+  if (cand && !cand.unavailable && (!ref || !mismatch))
+    return { input: cand.input, input_unavailable: null };
+  return { input: '', input_unavailable: ref?.unavailable ?? cand?.unavailable ?? null };
 }
 
 /**
@@ -94,15 +110,16 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
         };
       }
       const flags = view.flags[k]!;
+      const mismatch = (flags & FLAG.inputMismatch) !== 0;
       return {
         example_id: idAt(view, k),
         side: sideOf(flags),
-        input_mismatch: (flags & FLAG.inputMismatch) !== 0,
+        input_mismatch: mismatch,
         output_changed: (flags & FLAG.outputChanged) !== 0,
         behavior_changed: (flags & FLAG.behaviorChanged) !== 0,
         classes,
         values,
-        input: ref?.input ?? cand?.input ?? '',
+        ...rowInput(ref, cand, mismatch),
       };
     }),
   };
@@ -146,6 +163,7 @@ export function exampleDetail(
       fields: text.fields,
       target: text.target,
       error: text.error,
+      unavailable: text.unavailable,
     };
   };
   return {

@@ -16,7 +16,9 @@ import { idAt } from '../compare/pair-arrays';
 import { openPair } from '../compare/pair-cache';
 import type { Db } from '../db/open';
 import type { TextRow } from '../texts/blocks';
+import { runOfKey } from '../texts/keys';
 import { TextReader } from '../texts/read';
+import { requireTexts } from '../texts/unavailable';
 
 /** Columns that name something (ids, conditions): what a reader matches by eye. */
 const NAME_COLUMNS = new Set([
@@ -121,6 +123,8 @@ export function examplesCsv(
             const cand = examples.get(view.candRowids[k]!);
             // An example deleted since the comparison was saved has nothing to write.
             if (!ref || !cand) continue;
+            requireTexts(db, runOfKey(view.refRowids[k]!), ref);
+            requireTexts(db, runOfKey(view.candRowids[k]!), cand);
             const cells: Record<string, CriterionCells> = {};
             view.criteria.forEach((field, c) => {
               cells[field] = {

@@ -12,6 +12,7 @@ import type { ComparisonRunner } from '../compare/runner';
 import { readReport } from '../compare/store';
 import type { Db } from '../db/open';
 import { ConflictError, NotFoundError } from '../errors';
+import { textsUnavailable } from '../texts/unavailable';
 import {
   draftBody,
   experimentCandidates,
@@ -138,6 +139,9 @@ export class FindingsService {
     const comparison = cached.report.comparisons[ref.pair];
     if (!comparison) throw new NotFoundError(`The comparison has no pair ${ref.pair}.`);
     const detail = exampleDetail(this.db, ref);
+    // A pin freezes the texts as evidence: empty ones standing in for unreadable texts would not be.
+    for (const s of [detail.reference, detail.candidate])
+      if (s?.unavailable) throw textsUnavailable(this.db, s.run_id, s.unavailable);
     const side = (s: typeof detail.reference, condition: string): Pin['reference'] =>
       s ? { condition, runId: s.run_id, input: s.input, output: s.output } : null;
     const view = saveRevision(this.db, findingId, null, (current): FindingBody => {

@@ -99,12 +99,17 @@ export async function fillSlice(
      WHERE run_rowid = @run AND ready = 0 AND NOT EXISTS (SELECT 1 FROM examples WHERE run_rowid = @run)`,
   );
   const insert = db.prepare(`INSERT INTO examples_fts (rowid, input, output) VALUES (?, ?, ?)`);
-  /** The examples with keys in (from, to], read from their blocks: how many were inserted. */
+  /**
+   * The examples with keys in (from, to], read from their blocks: how many were done. One
+   * whose texts cannot be read (its source changed or vanished before the archive copied it)
+   * has no words to index: it counts as done and is not found until its run is re-indexed.
+   */
   const insertKeys = (reader: TextReader, from: number, to: number): number => {
     let changes = 0;
     for (let key = from + 1; key <= to; key++) {
       const text = reader.text(key);
-      if (text) changes += insert.run(key, text.input, text.output).changes;
+      if (!text) continue;
+      changes += text.unavailable ? 1 : insert.run(key, text.input, text.output).changes;
     }
     return changes;
   };

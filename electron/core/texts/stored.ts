@@ -5,6 +5,7 @@ import type { TextRow } from './blocks';
 import { requireConverted } from './convert';
 import { exampleKey } from './keys';
 import { TextReader } from './read';
+import { requireTexts } from './unavailable';
 
 /** What an example's row held: its texts from the blocks, its id and hashes from the columns. */
 export interface StoredExample extends TextRow {
@@ -28,7 +29,9 @@ function tableOf(db: Db, runRowid: number): RunTable {
 
 /**
  * A run's examples in the order they were imported, one block in memory at a time: the column
- * store, sorted by id, says where each key's id and hashes sit.
+ * store, sorted by id, says where each key's id and hashes sit. What reads this copies the
+ * texts out (exports, sync), so an example whose texts can no longer be read stops it with a
+ * `TextsUnavailableError` rather than giving empty texts.
  */
 export function* storedExamples(
   db: Db,
@@ -43,7 +46,7 @@ export function* storedExamples(
     const position = positionOf[ordinal]!;
     const start = position === 0 ? 0 : table.idEnds[position - 1]!;
     yield {
-      ...text,
+      ...requireTexts(db, runRowid, text),
       id: table.joined.slice(start, table.idEnds[position]),
       key: base + ordinal,
       inputHash: hexAt(table.input, position),

@@ -1,15 +1,12 @@
 import { memo, useEffect, useState } from 'react';
-import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { plain } from '../../format';
 import { shortPair } from '../../../shared/labels';
 import { useApp } from '../../store';
 import { highlight, searchPattern } from './highlight';
 import { PinToFinding } from './PinToFinding';
+import { InputSection, OutputsSection, type Detail } from './DetailTexts';
 import { TraceView } from './TraceView';
-import { WordDiff } from './WordDiff';
-
-type Detail = RequestOutput<'examples:detail'>;
 
 function FieldsTable({ detail }: { detail: Detail }) {
   const a = detail.reference?.fields ?? {};
@@ -69,10 +66,39 @@ function useExampleDetail(reportKey: string, pair: number, exampleId: string): D
   return loaded?.key === key ? loaded.detail : null;
 }
 
-/** The two sides' short names, as the diffs and the trace label their columns. */
-interface SideLabels {
-  reference: string;
-  candidate: string;
+const CANNOT_PIN =
+  'A text of this example cannot be read from its source: re-index the folder to pin it.';
+
+/** Pinning is for an experiment's comparison, and only of an example whose texts can be read. */
+function PinButton({
+  detail,
+  reportKey,
+  pair,
+  exampleId,
+}: {
+  detail: Detail;
+  reportKey: string;
+  pair: number;
+  exampleId: string;
+}) {
+  const experimentId = useApp((s) => s.experimentId);
+  const runPair = useApp((s) => s.runPair);
+  if (runPair || !experimentId) return null;
+  // A pin freezes both texts as evidence; the core refuses one it cannot read.
+  if (detail.reference?.unavailable || detail.candidate?.unavailable)
+    return (
+      <button className="secondary" disabled title={CANNOT_PIN}>
+        Pin to finding…
+      </button>
+    );
+  return (
+    <PinToFinding
+      experimentId={experimentId}
+      reportKey={reportKey}
+      pair={pair}
+      exampleId={exampleId}
+    />
+  );
 }
 
 function DetailHead({
@@ -92,86 +118,17 @@ function DetailHead({
   raw: boolean;
   onRaw(raw: boolean): void;
 }) {
-  const experimentId = useApp((s) => s.experimentId);
-  const runPair = useApp((s) => s.runPair);
   return (
     <header className="detail-head">
       <h3 className="mono label-cut" title={detail.example_id}>
         {highlight(detail.example_id, searchPattern(search, true))}
       </h3>
       <span className="spacer" />
-      {runPair || !experimentId ? null : (
-        <PinToFinding
-          experimentId={experimentId}
-          reportKey={reportKey}
-          pair={pair}
-          exampleId={exampleId}
-        />
-      )}
+      <PinButton detail={detail} reportKey={reportKey} pair={pair} exampleId={exampleId} />
       <label className="inline">
         <input type="checkbox" checked={raw} onChange={(e) => onRaw(e.target.checked)} /> raw record
       </label>
     </header>
-  );
-}
-
-/** What a section of the detail shows: the pair's two examples, their labels, the search's hits. */
-interface SectionProps {
-  detail: Detail;
-  labels: SideLabels;
-  hit: RegExp | null;
-}
-
-function InputSection({ detail, labels, hit }: SectionProps) {
-  const { reference, candidate } = detail;
-  const differ = reference && candidate && reference.input !== candidate.input;
-  return (
-    <section>
-      <h4>
-        Input
-        {differ ? <span className="status status-differs"> differs between the runs</span> : null}
-      </h4>
-      {differ ? (
-        <WordDiff
-          left={reference.input}
-          right={candidate.input}
-          leftLabel={labels.reference}
-          rightLabel={labels.candidate}
-          hit={hit}
-        />
-      ) : (
-        <pre className="text">{highlight(reference?.input ?? candidate?.input ?? '', hit)}</pre>
-      )}
-    </section>
-  );
-}
-
-function OutputsSection({ detail, labels, hit }: SectionProps) {
-  const { reference, candidate } = detail;
-  return (
-    <section>
-      <h4>Outputs</h4>
-      {reference && candidate ? (
-        <WordDiff
-          left={reference.output}
-          right={candidate.output}
-          leftLabel={labels.reference}
-          rightLabel={labels.candidate}
-          hit={hit}
-        />
-      ) : (
-        <pre className="text">{highlight(reference?.output ?? candidate?.output ?? '', hit)}</pre>
-      )}
-      {reference?.target || candidate?.target ? (
-        <p className="small">
-          <span className="muted">target:</span>{' '}
-          <span className="mono">{reference?.target ?? candidate?.target}</span>
-        </p>
-      ) : null}
-      {reference?.error || candidate?.error ? (
-        <p className="small status-differs">error: {reference?.error ?? candidate?.error}</p>
-      ) : null}
-    </section>
   );
 }
 

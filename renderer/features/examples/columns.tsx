@@ -4,6 +4,7 @@ import type { Direction, JsonValue } from '../../../shared/model';
 import { plain } from '../../format';
 import type { ExamplesSort } from '../../store/workbench';
 import { excerpt, highlight } from './highlight';
+import { UNAVAILABLE_TEXT } from './unavailable';
 import type { PairRow } from './usePairPages';
 
 /** A sort a header click asks for, and the order its first click shows. */
@@ -157,11 +158,23 @@ export function pairColumns(
       meta: { flex: true },
       // The cell shows one line cut by an ellipsis; laying out a long input in full only to
       // hide it cost most of a scroll frame. The detail pane shows the whole text.
-      cell: (c) => (
-        <span className="ellipsis">
-          {highlight(excerpt(c.getValue(), search?.text ?? null, CELL_CHARS), search?.text ?? null)}
-        </span>
-      ),
+      cell: (c) => {
+        const reason = c.row.original.input_unavailable;
+        if (reason)
+          return (
+            <span className="ellipsis cell-unavailable" title={UNAVAILABLE_TEXT[reason]}>
+              {UNAVAILABLE_TEXT[reason]}
+            </span>
+          );
+        return (
+          <span className="ellipsis">
+            {highlight(
+              excerpt(c.getValue(), search?.text ?? null, CELL_CHARS),
+              search?.text ?? null,
+            )}
+          </span>
+        );
+      },
     }),
     ...grid.map(criterionColumn),
     column.accessor('output_changed', {

@@ -15,6 +15,7 @@ function pairRow(i: number, over: Partial<PairRow> = {}): PairRow {
     classes: { score: 'regressed' },
     values: { score: { reference: 1, candidate: 0 } },
     input: `input ${i}`,
+    input_unavailable: null,
     ...over,
   } as PairRow;
 }
@@ -121,6 +122,24 @@ describe('explorer grid columns', () => {
   it('cut a long input to one line of cell text', () => {
     const table = windowTable([pairRow(1, { input: 'x'.repeat(10_000) })], 0);
     expect(cellText(table, 0)[1]!.length).toBeLessThan(400);
+  });
+
+  it('say why an input could not be read rather than showing an empty cell', () => {
+    const table = windowTable(
+      [
+        pairRow(1, { input: '', input_unavailable: 'source-changed' }),
+        pairRow(2, { input: '', input_unavailable: 'source-missing' }),
+      ],
+      0,
+    );
+    const changed = 'Source changed since indexing — re-index the folder to read this text.';
+    const missing = 'Source file is gone — its texts were not archived yet.';
+    expect(cellText(table, 0)[1]).toBe(
+      `<span class="ellipsis cell-unavailable" title="${changed}">${changed}</span>`,
+    );
+    expect(cellText(table, 1)[1]).toBe(
+      `<span class="ellipsis cell-unavailable" title="${missing}">${missing}</span>`,
+    );
   });
 });
 
