@@ -5,6 +5,7 @@ import { PairwiseService } from '../../electron/core/service';
 import { pendingRuns } from '../../electron/core/search/readiness';
 import { blocksToArchive } from '../../electron/core/texts/archive';
 import type { TextRow } from '../../electron/core/texts/blocks';
+import { encodeLocatedBlock, LOCATED } from '../../electron/core/texts/located';
 import { TextReader } from '../../electron/core/texts/read';
 import type { Db } from '../../electron/core/db/open';
 import type { Job } from '../../shared/jobs';
@@ -129,6 +130,42 @@ describe('the background texts archive', () => {
       expect(rows).toHaveLength(2100);
       expect(rows[2099]!.output).toBe(`Answer number 2100. again (${id.replace('-', ' ')})`);
     }
+  });
+
+  it('reports a block it must leave located once, and does not try it again', async () => {
+    const { service, dir } = open({ archive: true });
+    const root = path.join(dir, 'lib');
+    writeLibrary(root);
+    await service.index([root]);
+    await service.archive.idle();
+    // A block whose source is gone since indexing: the archive cannot check its texts.
+    const gone = { path: path.join(dir, 'gone.json'), size: 10, mtimeMs: 1 };
+    const row = {
+      input: 'a prompt',
+      output: 'an answer',
+      fields: '{}',
+      target: null,
+      error: null,
+      located: { input: { start: 1, end: 11 }, output: null },
+      inputHash: 'a'.repeat(40),
+      outputHash: 'b'.repeat(40),
+    };
+    service.db
+      .prepare(`UPDATE run_texts SET encoding = ?, data = ? WHERE block = 0`)
+      .run(LOCATED, encodeLocatedBlock(gone, [row]));
+    await service.index([root]);
+    await service.archive.idle();
+    const archives = () => jobsOf(service, 'archive');
+    expect(archives()).toHaveLength(2);
+    expect(archives()[0]!.progress).toMatchObject({ done: 2, total: 2 });
+    expect(archives()[0]!.progress?.detail).toMatch(/2 blocks kept in place/);
+    expect(service.archive.stats.left).toBe(2);
+    expect(encodings(service.db).filter((e) => e === LOCATED)).toHaveLength(2);
+    // Nothing new to archive: another pass starts no job for the blocks it left.
+    await service.index([root]);
+    await service.archive.idle();
+    expect(archives()).toHaveLength(2);
+    expect(service.archive.stats.left).toBe(2);
   });
 
   it('is cancelled when the service closes, leaving blocks that read the same', async () => {
