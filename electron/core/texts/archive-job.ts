@@ -5,6 +5,7 @@ import { CancelledError } from '../jobs/protocol';
 import type { Logger } from '../log';
 import type { SearchIndexer } from '../search/indexer';
 import { pendingRuns } from '../search/readiness';
+import { blocksToArchive, UNARCHIVED } from './archive';
 import type { ArchiveResult, ArchiveTask, BlockName } from './archive';
 
 /** What the search worker gets to run one slice of the archive on its connection. */
@@ -110,8 +111,7 @@ export class TextArchiver {
   private hasWork(): boolean {
     const blocks = this.db
       .prepare(
-        `SELECT run_rowid AS run, block, length(data) AS size FROM run_texts
-         WHERE encoding IN ('json', 'located')`,
+        `SELECT run_rowid AS run, block, length(data) AS size FROM run_texts WHERE ${UNARCHIVED}`,
       )
       .all() as (BlockName & { size: number })[];
     return blocks.some((b) => this.left.get(`${b.run}:${b.block}`) !== b.size);
@@ -120,10 +120,7 @@ export class TextArchiver {
   private async archive(ctx: JobContext): Promise<void> {
     // Not inside the caller's turn (the fill's end, an index pass): start on our own.
     await yieldToEvents();
-    const total = this.db
-      .prepare(`SELECT count(*) FROM run_texts WHERE encoding IN ('json', 'located')`)
-      .pluck()
-      .get() as number;
+    const total = blocksToArchive(this.db);
     const job: ArchiveStats = {
       archived: 0,
       bytes: 0,
@@ -137,7 +134,7 @@ export class TextArchiver {
         phase: ARCHIVE_TITLE,
         done: Math.min(total, job.archived + job.left),
         total,
-        detail: describe(job),
+        detail: summary(job),
       });
     report();
     let after: BlockName | null = null;
@@ -188,7 +185,7 @@ export class TextArchiver {
   }
 }
 
-function describe(job: ArchiveStats): string {
+function summary(job: ArchiveStats): string {
   const texts = `${megabytes(job.bytes)} of texts → ${megabytes(job.compressedBytes)}`;
   if (job.left === 0) return texts;
   const blocks = job.left === 1 ? '1 block' : `${job.left} blocks`;
