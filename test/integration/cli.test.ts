@@ -85,16 +85,17 @@ describe('pairwise CLI', () => {
         open.close();
       }
     };
+    type Archive = { blocks: number; bytes: number; compressedBytes: number; inPlace: number };
+    const archiveOf = (stdout: string) => (JSON.parse(stdout) as { archive: Archive }).archive;
     const kept = path.join(dir, 'kept.db');
-    const left = JSON.parse(runCli(['index', root, '--db', kept, '--json', '--no-archive']).stdout)
-      .archive as Record<string, number>;
+    const left = archiveOf(runCli(['index', root, '--db', kept, '--json', '--no-archive']).stdout);
     expect(left).toMatchObject({ blocks: 0, bytes: 0 });
     expect(encodings(kept)).toHaveLength(2);
     expect(encodings(kept)).not.toContain('deflate');
     const db = path.join(dir, 'p.db');
     const result = runCli(['index', root, '--db', db, '--json']);
     expect(result.status).toBe(0);
-    const archive = (JSON.parse(result.stdout) as { archive: Record<string, number> }).archive;
+    const archive = archiveOf(result.stdout);
     expect(archive).toMatchObject({ blocks: 2, inPlace: 0 });
     expect(archive.compressedBytes).toBeLessThan(archive.bytes);
     expect(encodings(db)).toEqual(['deflate', 'deflate']);
