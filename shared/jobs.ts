@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const jobKindSchema = z.enum(['index', 'compare', 'sync', 'demo', 'search']);
+export const jobKindSchema = z.enum(['index', 'compare', 'sync', 'demo', 'search', 'archive']);
 export type JobKind = z.infer<typeof jobKindSchema>;
 
 export const jobStateSchema = z.enum(['running', 'finished', 'failed', 'cancelled', 'interrupted']);

@@ -28,8 +28,10 @@ export function openService(
   db: string | undefined,
   host: 'cli' | 'browser',
   watch = false,
+  archive?: boolean,
 ): PairwiseService {
   return new PairwiseService({
+    archive,
     dbPath: defaultDbPath(db),
     host,
     version: packageVersion(),
@@ -41,26 +43,30 @@ export function openService(
 
 export async function indexCommand(
   paths: string[],
-  opts: { db?: string; json?: boolean; endpoint?: string },
+  opts: { db?: string; json?: boolean; endpoint?: string; archive?: boolean },
   io: Io,
 ): Promise<number> {
   if (paths.length === 0) throw new UsageError('index needs at least one PATH.');
   const s3 = s3Settings(paths, opts.endpoint);
-  const service = openService(opts.db, 'cli');
+  const archive = opts.archive ?? true;
+  const service = openService(opts.db, 'cli', false, archive);
   const stopBar = progressBar(service.events, {
     enabled: Boolean(process.stderr.isTTY) && !opts.json,
     label: 'Indexing',
   });
   try {
-    // A one-shot command leaves the library whole: searchable too, not only comparable.
+    // A one-shot command leaves the library whole: searchable too, not only comparable, and
+    // with its texts archived, so that it no longer reads them from the files indexed.
     const stats = await service
       .index(paths, s3)
       .then(async (indexed) => {
         await service.converted();
         await service.search.idle();
+        await service.archive.idle();
         return indexed;
       })
       .finally(stopBar);
+    const archived = archiveSummary(service, archive);
     const base = paths.length === 1 ? path.resolve(paths[0]!) : process.cwd();
     const relative = (p: string) => {
       if (isS3Url(p)) return p;
@@ -71,19 +77,58 @@ export async function indexCommand(
       .map((p) => ({ path: relative(p.path), message: p.message }))
       .sort((a, b) => a.path.localeCompare(b.path));
     if (opts.json) {
-      io.out(JSON.stringify({ ...stats, problems }));
+      io.out(JSON.stringify({ ...stats, problems, archive: archived.json }));
     } else {
       const s = stats.sources;
       io.out(
         `${s.scanned} sources: ${s.imported} imported, ${s.unchanged} unchanged, ${s.failed} failed — ${stats.runs} runs, ${stats.examples} examples.`,
       );
       for (const p of problems) io.out(`  problem: ${p.path}: ${p.message}`);
+      if (archived.text) io.out(archived.text);
     }
     const nothingDone = stats.sources.scanned > 0 && stats.sources.failed === stats.sources.scanned;
     return nothingDone ? 1 : 0;
   } finally {
     await service.close();
   }
+}
+
+/**
+ * What the archive did, for the index command's output: blocks compressed and their bytes,
+ * and how many blocks still read their texts from the files indexed (kept in place because
+ * their source changed, or left for later with --no-archive).
+ */
+function archiveSummary(
+  service: PairwiseService,
+  archived: boolean,
+): {
+  json: { blocks: number; bytes: number; compressedBytes: number; inPlace: number };
+  text: string | null;
+} {
+  const { stats } = service.archive;
+  const inPlace = service.db
+    .prepare(`SELECT count(*) FROM run_texts WHERE encoding = 'located'`)
+    .pluck()
+    .get() as number;
+  const json = {
+    blocks: stats.archived,
+    bytes: stats.bytes,
+    compressedBytes: stats.compressedBytes,
+    inPlace,
+  };
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  const lines: string[] = [];
+  if (stats.archived > 0)
+    lines.push(
+      `Texts archived: ${stats.archived} blocks, ${mb(stats.bytes)} → ${mb(stats.compressedBytes)}.`,
+    );
+  if (inPlace > 0)
+    lines.push(
+      archived
+        ? `  ${inPlace} blocks of texts left in place: their files changed or are gone since indexing (see the log).`
+        : `  ${inPlace} blocks of texts read from the files indexed until archived (index again without --no-archive, or open the library in Pairwise).`,
+    );
+  return { json, text: lines.length > 0 ? lines.join('\n') : null };
 }
 
 /** Object-store settings from the flags, each checked here so a typo is a usage error. */

@@ -33,11 +33,16 @@ const commands: Record<string, Command> = {
   index: async (args) => {
     const { values, positionals } = parseArgs({
       args,
-      options: { db: { type: 'string' }, json: { type: 'boolean' }, endpoint: { type: 'string' } },
+      options: {
+        db: { type: 'string' },
+        json: { type: 'boolean' },
+        endpoint: { type: 'string' },
+        'no-archive': { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     });
-    return indexCommand(positionals, values, io);
+    return indexCommand(positionals, { ...values, archive: !values['no-archive'] }, io);
   },
   runs: async (args) => {
     const { values } = parseArgs({

@@ -10,9 +10,12 @@ Usage:
   pairwise serve tokens add USER --role reviewer|editor --auth FILE
   pairwise serve tokens remove USER --auth FILE | list --auth FILE
       Manage a lab server's users; add prints the new token once.
-  pairwise index PATH... [--db FILE] [--json] [--endpoint URL]
+  pairwise index PATH... [--db FILE] [--json] [--endpoint URL] [--no-archive]
       Index run files and folders into the database. A PATH may be s3://BUCKET/PREFIX (AWS
-      credentials as the AWS CLI finds them); --endpoint names an S3-compatible store.
+      credentials as the AWS CLI finds them); --endpoint names an S3-compatible store. Before
+      exiting it prepares search and archives the texts into the database (compressed), so
+      the library no longer reads them from the files; --no-archive skips that (the app
+      archives them in the background when it opens the library).
   pairwise runs [--db FILE] [--json]
       List the indexed runs.
   pairwise compare [--db FILE] [--experiment ID] [--reference CONDITION]

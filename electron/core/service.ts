@@ -25,6 +25,7 @@ import { logIndexPass, logJob } from './log-events';
 import type { SyncOptions } from './sync/drain';
 import { SyncEngine } from './sync/engine';
 import { SearchIndexer } from './search/indexer';
+import { TextArchiver } from './texts/archive-job';
 import { convertLibrary, runsToConvert } from './texts/convert';
 import { MemorySecretStore, type SecretStore } from './sync/settings';
 import { FolderWatcher } from './watcher';
@@ -41,6 +42,13 @@ export interface ServiceOptions {
   /** The demo library shipped in resources/samples. */
   samplesDir?: string;
   canPickFolders?: boolean;
+  /**
+   * Archive texts in the background once search is ready (texts/archive-job.ts); by default
+   * on for the desktop and browser hosts, off for the CLI, whose `index` asks for it.
+   */
+  archive?: boolean;
+  /** How long an archive slice runs; 0: one block a slice, so tests can stop it mid-way. */
+  archiveSliceMs?: number;
   /** Watch added folders for changes (off for one-shot CLI commands). */
   watch?: boolean;
   indexWorkers?: number;
@@ -64,6 +72,8 @@ export class PairwiseService {
   readonly compare: ComparisonRunner;
   /** Fills the full-text index in the background after each index pass. */
   readonly search: SearchIndexer;
+  /** Compresses the indexed texts into the library once search is ready. */
+  readonly archive: TextArchiver;
   // findings & sync
   readonly findings: FindingsService;
   readonly sync: SyncEngine;
@@ -107,7 +117,14 @@ export class PairwiseService {
         this.events.emit('jobs:changed', {});
       },
     });
-    this.search = new SearchIndexer(this.db, this.jobs);
+    this.search = new SearchIndexer(this.db, this.jobs, {
+      settled: () => this.archive.schedule(),
+    });
+    this.archive = new TextArchiver(this.db, this.jobs, this.search, {
+      enabled: options.archive ?? options.host !== 'cli',
+      sliceMs: options.archiveSliceMs,
+      log: this.log,
+    });
     this.compare = new ComparisonRunner(
       this.db,
       path.resolve(options.dbPath),

@@ -1,6 +1,8 @@
 import { openDatabase, type Db } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 import { fillSlice, prepareFillConnection, type FillTask } from '../core/search/fill';
+import { archiveSlice } from '../core/texts/archive';
+import type { ArchiveSliceTask } from '../core/texts/archive-job';
 
 /** This worker's own connection per database, opened on its first slice and kept. */
 const connections = new Map<string, Db>();
@@ -16,6 +18,7 @@ function connectionFor(dbPath: string): Db {
 }
 
 serveTasks(async (payload, ctx) => {
-  const task = payload as FillTask;
+  const task = payload as FillTask | ArchiveSliceTask;
+  if ('kind' in task) return archiveSlice(connectionFor(task.dbPath), task, ctx.signal);
   return fillSlice(connectionFor(task.dbPath), task, ctx.signal);
 });

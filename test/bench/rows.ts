@@ -7,6 +7,7 @@ import { MB, median, ms, percentile, secs } from './measure';
 import type { CompareResult } from './phase-compare';
 import type { ExplorerQuery } from './phase-explorer';
 import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
+import { archiveResult } from './rows-archive';
 import { searchRows } from './rows-search';
 import { QUERY_TIMEOUT_SECONDS } from './spawn';
 
@@ -96,6 +97,14 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
         area,
         what: 'search ready: the background full-text job after the pass',
         result: `${secs(index.searchReadySeconds)} more (${rate(lib.bytes, index.examples, index.seconds + index.searchReadySeconds)} counting it)`,
+        target: '',
+        met: '',
+      });
+    if (index.archiveReadySeconds !== undefined && index.archive)
+      rows.push({
+        area,
+        what: 'texts archived: the background archive after search',
+        result: archiveResult(index.archiveReadySeconds, index.archive, index),
         target: '',
         met: '',
       });

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../fixtures/cli';
@@ -71,6 +72,35 @@ describe('pairwise CLI', () => {
     };
     expect(again.sources).toEqual({ scanned: 4, imported: 0, unchanged: 2, failed: 2 });
     expect(again.problems.map((p) => p.path)).toEqual(out.problems.map((p) => p.path));
+  });
+
+  it('index archives the texts before it exits, unless --no-archive', () => {
+    const dir = scratch();
+    const root = experiment(dir);
+    const encodings = (db: string) => {
+      const open = new Database(db, { readonly: true });
+      try {
+        return open.prepare(`SELECT encoding FROM run_texts`).pluck().all() as string[];
+      } finally {
+        open.close();
+      }
+    };
+    type Archive = { blocks: number; bytes: number; compressedBytes: number; inPlace: number };
+    const archiveOf = (stdout: string) => (JSON.parse(stdout) as { archive: Archive }).archive;
+    const kept = path.join(dir, 'kept.db');
+    const left = archiveOf(runCli(['index', root, '--db', kept, '--json', '--no-archive']).stdout);
+    expect(left).toMatchObject({ blocks: 0, bytes: 0 });
+    expect(encodings(kept)).toHaveLength(2);
+    expect(encodings(kept)).not.toContain('deflate');
+    const db = path.join(dir, 'p.db');
+    const result = runCli(['index', root, '--db', db, '--json']);
+    expect(result.status).toBe(0);
+    const archive = archiveOf(result.stdout);
+    expect(archive).toMatchObject({ blocks: 2, inPlace: 0 });
+    expect(archive.compressedBytes).toBeLessThan(archive.bytes);
+    expect(encodings(db)).toEqual(['deflate', 'deflate']);
+    expect(runCli(['index', root, '--db', kept]).stdout).toMatch(/Texts archived: 2 blocks/);
+    expect(encodings(kept)).toEqual(['deflate', 'deflate']);
   });
 
   it('index exits 1 when nothing could be done', () => {

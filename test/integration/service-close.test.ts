@@ -47,6 +47,8 @@ function open(dir: string, watch: boolean): PairwiseService {
     host: 'cli',
     version: '0.0.0-test',
     watch,
+    // As the app: the texts archive runs in the background too.
+    archive: watch,
     indexWorkers: 1,
   });
 }

@@ -22,6 +22,8 @@ export interface SearchIndexerOptions {
   batch?: number;
   /** How long the worker fills before it hands back; 0: one transaction at a time (tests). */
   sliceMs?: number;
+  /** Called whenever the job stops or finds no run to fill: the texts archive's cue. */
+  settled?: () => void;
 }
 
 /** What the fill measured, for the benchmark. */
@@ -89,6 +91,8 @@ export class SearchIndexer {
   }
 
   private settle(): void {
+    // Before the waiters go, so that whoever waits for the archive finds its job started.
+    this.options.settled?.();
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
@@ -110,7 +114,8 @@ export class SearchIndexer {
     return [...this.priority, ...pending.filter((rowid) => !this.priority.has(rowid))];
   }
 
-  private workers(): WorkerPool {
+  /** The search worker: the texts archive runs its slices there too, on the fill's connection. */
+  workers(): WorkerPool {
     this.pool ??= new WorkerPool(workerEntry('search'), 1);
     return this.pool;
   }

@@ -42,7 +42,7 @@ export interface ArchiveResult {
 const MAX_BATCH = 64;
 
 /** How the indexer writes blocks: both are the archive's to compress. */
-const UNARCHIVED = `encoding IN ('json', '${LOCATED}')`;
+export const UNARCHIVED = `encoding IN ('json', '${LOCATED}')`;
 
 /** Blocks not archived yet: the total a progress bar counts archived blocks against. */
 export function blocksToArchive(db: Db): number {

@@ -67,7 +67,14 @@ export function decodeStoredBlock(encoding: StoredEncoding, data: Buffer): TextR
   }));
 }
 
-/** The archive's form of a block: deflate at a middle level, off the indexing path. */
+/**
+ * The archive's form of a block. Level 2: on the benchmark's generated texts it compressed
+ * ~3× faster than level 6 (64 vs 20 MB/s) for a 17% larger result (ratio 2.5 vs 2.9), and on
+ * real Inspect, lm-eval and promptfoo logs 2.4× faster (240 vs 100 MB/s) for 14% larger (7.1
+ * vs 8.0); level 1 was no faster, level 3 slower on generated texts. The archive runs once per
+ * block, in the background, on machines that may have two cores, so its CPU time counts more
+ * than the last sixth of the bytes.
+ */
 export function compressBlock(json: Buffer): Buffer {
-  return deflateRawSync(json, { level: 6 });
+  return deflateRawSync(json, { level: 2 });
 }
