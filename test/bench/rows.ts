@@ -5,6 +5,7 @@
 
 import { MB, median, ms, percentile, secs } from './measure';
 import type { CompareResult } from './phase-compare';
+import type { IndexResult } from './phase-index';
 import type { ExplorerQuery } from './phase-explorer';
 import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
 import { archiveResult } from './rows-archive';
@@ -77,9 +78,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
       result: `${ratio(r)} (${held}index workers writing ${Math.round(writer * 100)}% of the wall, summed, lock waits included; main thread busy ${Math.round(index.mainThreadBusy * 100)}%)`,
       target: '≥ 0.8×',
       met: met(r >= 0.8),
-      why: first
-        ? `the index workers spent ${Math.round(writer * 100)}% of the wall time (summed over workers) storing example rows and column stores in SQLite, which takes one writer at a time (full-text search is filled afterwards, in the background).`
-        : `the same: the index workers spent ${Math.round(writer * 100)}% of the wall time writing.`,
+      why: indexWhy(index, baseline.seconds, first),
     });
   }
   if (complete) {
@@ -153,11 +152,28 @@ function compareRows(label: string, lib: LibraryResult, targets: boolean): Row[]
       area,
       what: `compare.run warm: indexed, worker up, new B = ${n(c.warm.resamples)} so the cache misses`,
       result: `${split(c.warm)}; ${methods(c)}`,
-      target: targets ? '< 3 s' : '',
-      met: targets ? met(c.warm.seconds < 3) : '',
+      target: targets ? '< 2 s' : '',
+      met: targets ? met(c.warm.seconds < 2) : '',
       why: compareWhy(c),
     },
   ];
+}
+
+/**
+ * Why indexing is slower than the baseline: the one writer while it holds the lock most of the
+ * wall, else the index workers' CPU per byte.
+ */
+function indexWhy(index: IndexResult, baselineSeconds: number, first: boolean): string {
+  const lock = (index.lockSeconds ?? 0) / index.seconds;
+  if (lock >= 0.5)
+    return first
+      ? `the write lock was held ${Math.round(lock * 100)}% of the wall: storing runs in SQLite takes one writer at a time (full-text search and the texts archive come after, in the background).`
+      : `the same: the write lock was held ${Math.round(lock * 100)}% of the wall.`;
+  const cpu = index.cpuSeconds ?? 0;
+  const cores = cpu / index.seconds;
+  return first
+    ? `the write lock was held only ${Math.round(lock * 100)}% of the wall; the limit is the index workers' CPU: ${secs(cpu)} of it (${cores.toFixed(1)} cores on average), ${(cpu / baselineSeconds).toFixed(1)}× the baseline's one-thread parse, for parsing each file, a SHA-1 of every input and output, finding each text's literal in its file and building each run's blocks and column store.`
+    : `the same: the lock held ${Math.round(lock * 100)}% of the wall, ${secs(cpu)} of CPU (${(cpu / baselineSeconds).toFixed(1)}× the baseline's).`;
 }
 
 /** Which interval method each metric got: the engine may approximate at large n. */
@@ -275,16 +291,16 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     area,
     what: 'Pairwise cold (index + first compare.run) ÷ DuckDB cold',
     result: `${secs(cold)} ÷ ${secs(d.coldSeconds)} = ${ratio(coldRatio)}`,
-    target: '≤ 2×',
-    met: met(coldRatio <= 2),
-    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: it stores every example as a row (texts included) and each run's column store in SQLite, which takes one writer at a time (full-text search comes after, in the background); DuckDB parses with all cores into memory and stores and indexes nothing.`,
+    target: '≤ 1.3×',
+    met: met(coldRatio <= 1.3),
+    why: `indexing is ${Math.round((lib.index.seconds / cold) * 100)}% of Pairwise's cold time: besides parsing, it hashes every input and output, finds each text in its file and stores each run's text blocks and column store (full-text search and the archive come after, in the background); DuckDB parses with all cores into memory and stores and indexes nothing.`,
   });
   rows.push({
     area,
     what: 'Pairwise warm (compare.run, cache miss) ÷ DuckDB warm join',
     result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
-    target: '≤ 1×',
-    met: met(warmRatio <= 1),
+    target: '≤ 2×',
+    met: met(warmRatio <= 2),
     why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: loading runs from SQLite, all B intervals, and about ${secs(saveSeconds(c))} beyond them (saving the report and its per-pair arrays).`,
   });
   return rows;
