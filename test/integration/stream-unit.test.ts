@@ -157,7 +157,7 @@ describe('large MechLens files, read in batches', () => {
       begin();
     };
     const unit = { path: file, kind: 'file' as const, files: [file] };
-    const stream = { streamFromBytes: 0, batchBytes: 8192 };
+    const stream = { streamFromBytes: 0, batchBytes: 4096 };
     const result = await indexUnit(
       { unit, folder: null, dbPath: db.name, stream },
       store,

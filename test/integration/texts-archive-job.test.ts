@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PairwiseService } from '../../electron/core/service';
 import { pendingRuns } from '../../electron/core/search/readiness';
 import { blocksToArchive } from '../../electron/core/texts/archive';
-import type { TextRow } from '../../electron/core/texts/blocks';
+import { BLOCK_SIZE, type TextRow } from '../../electron/core/texts/blocks';
 import { encodeLocatedBlock, LOCATED } from '../../electron/core/texts/located';
 import { TextReader } from '../../electron/core/texts/read';
 import type { Db } from '../../electron/core/db/open';
@@ -25,14 +25,16 @@ function open(options: Parameters<typeof makeService>[0]): Harness {
   return harness;
 }
 
-/** Runs of 2,100 examples: three blocks each, so a stepwise archive stops between blocks. */
+/** Examples per run: three blocks each, so a stepwise archive stops between blocks. */
+const PER_RUN = 2 * BLOCK_SIZE + 52;
+
 function writeLibrary(root: string, runs = 2, mark = ''): void {
   for (let r = 0; r < runs; r++)
     writeMechlensRun(root, {
       id: `run-${r}`,
       name: `run ${r}`,
       experiment: { id: 'exp-archive', role: r === 0 ? 'reference' : 'intervention' },
-      examples: examples(2100).map((e) => ({ ...e, output: `${e.output}${mark} (run ${r})` })),
+      examples: examples(PER_RUN).map((e) => ({ ...e, output: `${e.output}${mark} (run ${r})` })),
     });
 }
 
@@ -127,8 +129,10 @@ describe('the background texts archive', () => {
     const read = texts(service.db);
     expect(Object.keys(read)).toEqual(['run-0', 'run-1', 'run-2']);
     for (const [id, rows] of Object.entries(read)) {
-      expect(rows).toHaveLength(2100);
-      expect(rows[2099]!.output).toBe(`Answer number 2100. again (${id.replace('-', ' ')})`);
+      expect(rows).toHaveLength(PER_RUN);
+      expect(rows[PER_RUN - 1]!.output).toBe(
+        `Answer number ${PER_RUN}. again (${id.replace('-', ' ')})`,
+      );
     }
   });
 

@@ -38,6 +38,11 @@ function open(): Db {
  * Writes a run file of `count` examples and stores its blocks as the indexer would: located,
  * or as JSON when the source may not be located (`local` false: a copy fetched from a store).
  */
+/** Examples filling this many blocks (a fraction for a partial last block). */
+function examplesIn(blocks: number): number {
+  return Math.round(blocks * BLOCK_SIZE);
+}
+
 function indexRun(run: number, count: number, local = true): TextRow[] {
   const file = path.join(tmp.dir, `run-${run}.json`);
   const list = locatedExamples(count, run);
@@ -100,9 +105,9 @@ afterEach(() => {
 
 describe('the texts archive', () => {
   it('rewrites located blocks as deflate, and resumes after a crash mid-way', async () => {
-    const one = indexRun(1, 2500);
-    const two = indexRun(2, 1100);
-    const three = indexRun(3, 100, false);
+    const one = indexRun(1, examplesIn(2.5));
+    const two = indexRun(2, examplesIn(1.1));
+    const three = indexRun(3, examplesIn(0.1), false);
     expect(blocksToArchive(db)).toBe(6);
     const first = await archiveSlice(
       db,
@@ -131,9 +136,9 @@ describe('the texts archive', () => {
   });
 
   it('leaves the blocks of a changed or deleted source located, and reports them', async () => {
-    const one = indexRun(1, 1500);
-    const two = indexRun(2, 1100);
-    indexRun(3, 300);
+    const one = indexRun(1, examplesIn(1.5));
+    const two = indexRun(2, examplesIn(1.1));
+    indexRun(3, examplesIn(0.3));
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(tmp.dir, 'run-2.json'), later, later);
     fs.rmSync(path.join(tmp.dir, 'run-3.json'));
@@ -147,14 +152,16 @@ describe('the texts archive', () => {
     ]);
     expect(readRun(1)).toEqual(one);
     const changed = readRun(2);
-    expect(changed.filter((r) => r.unavailable === 'source-changed').length).toBeGreaterThan(1000);
+    expect(changed.filter((r) => r.unavailable === 'source-changed').length).toBeGreaterThan(
+      BLOCK_SIZE,
+    );
     // Rows whose texts were both inline are whole; the others say why they are not.
     for (const [i, row] of changed.entries())
       if (row.unavailable === null) expect(row).toEqual(two[i]);
   });
 
   it('keeps the block a run re-indexed between its read and its swap was given', async () => {
-    indexRun(1, 500);
+    indexRun(1, examplesIn(0.5));
     const other = open();
     let calls = 0;
     // The slice's clock, read once at its start and once after compressing the block: in
@@ -179,7 +186,7 @@ describe('the texts archive', () => {
   });
 
   it('stops at a cancel, leaving every block as it was', async () => {
-    indexRun(1, 1500);
+    indexRun(1, examplesIn(1.5));
     const controller = new AbortController();
     controller.abort();
     await expect(archiveAll(db, controller.signal)).rejects.toBeInstanceOf(CancelledError);
