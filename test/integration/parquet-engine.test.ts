@@ -186,6 +186,17 @@ describe('the Parquet export', () => {
     }
   });
 
+  it('lists examples by run id, then example id, whatever order their files give', async () => {
+    const rows = await query<{ run_id: string; example_id: string }>(
+      `SELECT run_id, example_id FROM read_parquet(${file('examples')})`,
+    );
+    const byIds = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+      a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : a.example_id < b.example_id ? -1 : 1;
+    expect(rows.map((r) => `${r.run_id} ${r.example_id}`)).toEqual(
+      [...rows].sort(byIds).map((r) => `${r.run_id} ${r.example_id}`),
+    );
+  });
+
   it('holds only the experiments asked for, and names one it does not know', async () => {
     const dir = path.join(harness.dir, 'one');
     const flags = { db: dbPath, experiment: ['exp-missing'], json: true };

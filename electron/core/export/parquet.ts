@@ -3,7 +3,7 @@ import type { Db } from '../db/open';
 import { conditionsOf, listExperiments } from '../experiments';
 import { sha1, sortedJson } from '../ingest/prepare';
 import { listRuns } from '../library';
-import { storedExamples } from '../texts/stored';
+import { storedExamplesInIdOrder } from '../texts/stored';
 import { writeComparisons, type ExportedReport } from './parquet-comparisons';
 import { CONDITIONS, EXAMPLES, EXPERIMENTS, RUNS } from './parquet-schema';
 import { ParquetStaging, type TableAppender } from './parquet-writer';
@@ -181,10 +181,10 @@ function appendRuns(db: Db, experimentId: string, runs: TableAppender): RunDetai
   });
 }
 
-/** One run's examples in the order they were imported, a block at a time to the appender. */
+/** One run's examples in id order (examples.parquet's documented order), to the appender. */
 function appendExamples(db: Db, run: RunDetail, examples: TableAppender): number {
   let n = 0;
-  for (const e of storedExamples(db, run.rowid)) {
+  for (const e of storedExamplesInIdOrder(db, run.rowid)) {
     const fields = sortedJson(e.fields);
     examples.append([
       run.id,

@@ -3,7 +3,6 @@ import { HASH_WORDS, readRunTable, type RunTable } from '../columns/table';
 import type { Db } from '../db/open';
 import type { TextRow } from './blocks';
 import { requireConverted } from './convert';
-import { exampleKey } from './keys';
 import { TextReader } from './read';
 import { requireTexts } from './unavailable';
 
@@ -28,35 +27,32 @@ function tableOf(db: Db, runRowid: number): RunTable {
 }
 
 /**
- * A run's examples in the order they were imported, one block in memory at a time: the column
- * store, sorted by id, says where each key's id and hashes sit. What reads this copies the
- * texts out (exports, sync), so an example whose texts can no longer be read stops it with a
- * `TextsUnavailableError` rather than giving empty texts.
+ * A run's examples in id order (code-unit order, the comparison's): the column store's order,
+ * each example's texts fetched by key. When the file lists ids in order, as most do, its blocks
+ * are read one after another; otherwise the reader's recent blocks absorb some of the jumps.
  */
-export function* storedExamples(
+export function* storedExamplesInIdOrder(
   db: Db,
   runRowid: number,
   reader = new TextReader(db),
 ): Generator<StoredExample> {
   const table = tableOf(db, runRowid);
-  const base = exampleKey(runRowid, 0);
-  const positionOf = new Int32Array(table.n);
-  table.rowids.forEach((key, position) => (positionOf[key - base] = position));
-  for (const [ordinal, text] of reader.run(runRowid)) {
-    const position = positionOf[ordinal]!;
+  for (let position = 0; position < table.n; position++) {
+    const key = table.rowids[position]!;
+    const text = reader.text(key);
+    if (!text) throw new Error(`The texts of example ${key} of run ${runRowid} are missing.`);
     const start = position === 0 ? 0 : table.idEnds[position - 1]!;
     yield {
       ...requireTexts(db, runRowid, text),
       id: table.joined.slice(start, table.idEnds[position]),
-      key: base + ordinal,
+      key,
       inputHash: hexAt(table.input, position),
       outputHash: hexAt(table.output, position),
     };
   }
 }
 
-/** A run's examples in id order (code-unit order, the comparison's), all in memory. */
+/** A run's examples in id order, all in memory. */
 export function storedExamplesById(db: Db, runRowid: number): StoredExample[] {
-  const all = [...storedExamples(db, runRowid)];
-  return all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...storedExamplesInIdOrder(db, runRowid)];
 }
