@@ -40,6 +40,10 @@ export interface ArchiveStats {
   longestHoldMs: number;
 }
 
+function noStats(): ArchiveStats {
+  return { archived: 0, bytes: 0, compressedBytes: 0, left: 0, transactions: 0, longestHoldMs: 0 };
+}
+
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /**
@@ -57,14 +61,7 @@ export class TextArchiver {
   /** Blocks left located, by name, with their size: the same block is not reported twice. */
   private readonly left = new Map<string, number>();
   private batch = FIRST_BATCH;
-  readonly stats: ArchiveStats = {
-    archived: 0,
-    bytes: 0,
-    compressedBytes: 0,
-    left: 0,
-    transactions: 0,
-    longestHoldMs: 0,
-  };
+  readonly stats: ArchiveStats = noStats();
 
   constructor(
     private readonly db: Db,
@@ -121,14 +118,7 @@ export class TextArchiver {
     // Not inside the caller's turn (the fill's end, an index pass): start on our own.
     await yieldToEvents();
     const total = blocksToArchive(this.db);
-    const job: ArchiveStats = {
-      archived: 0,
-      bytes: 0,
-      compressedBytes: 0,
-      left: 0,
-      transactions: 0,
-      longestHoldMs: 0,
-    };
+    const job = noStats();
     const report = () =>
       ctx.progress({
         phase: ARCHIVE_TITLE,
