@@ -17,3 +17,8 @@ export async function sha256Files(files: string[], signal?: AbortSignal): Promis
   }
   return hash.digest('hex');
 }
+
+/** The same hash as sha256Files for one file whose bytes are already read. */
+export function sha256FileBytes(file: string, bytes: Uint8Array): string {
+  return createHash('sha256').update(`\0${file}\0`).update(bytes).digest('hex');
+}

@@ -1,5 +1,5 @@
 import type { ImportedRun } from '../../../shared/model';
-import { sha256Files } from './hash';
+import { sha256FileBytes, sha256Files } from './hash';
 import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
 import { checkImportedRuns } from './limits';
@@ -58,10 +58,13 @@ export async function importUnitFile(
   let sha256: string | null = null;
   try {
     stat = statUnit(unit);
-    sha256 = await sha256Files(unit.files, signal);
+    // A file whose texts may stay in it is read once, for its hash and to locate them; read
+    // before the second stat, so a change meanwhile is caught like any other.
+    const source = locatableFile(unit, stat);
+    sha256 = source
+      ? sha256FileBytes(unit.files[0]!, source.bytes)
+      : await sha256Files(unit.files, signal);
     const outcome = await importUnit(unit, { signal });
-    // Read before the second stat, so a change while it was read is caught like any other.
-    const source = outcome.status === 'imported' ? locatableFile(unit, stat) : null;
     const after = statUnit(unit);
     if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
       return {
