@@ -1,12 +1,7 @@
-import { byteShare } from '../format';
 import { useApp } from '../store';
 import { useRequest } from '../useRequest';
 import { useReadOnly } from '../useReadOnly';
-
-function percent(done: number, total: number | null): string {
-  if (!total) return `${done.toLocaleString()}`;
-  return `${done.toLocaleString()} / ${total.toLocaleString()}`;
-}
+import { jobLine } from './jobLine';
 
 export function StatusBar() {
   const ask = useRequest();
@@ -26,10 +21,7 @@ export function StatusBar() {
         running.map((job) => (
           <span key={job.id} className="job" data-testid="job-progress">
             <span className="spinner" aria-hidden />
-            {job.title}
-            {job.progress
-              ? ` — ${job.progress.phase} ${percent(job.progress.done, job.progress.total)}${byteShare(job.progress)}`
-              : ''}
+            {jobLine(job)}
             {job.progress?.detail ? (
               <span className="muted job-detail"> {job.progress.detail}</span>
             ) : null}
