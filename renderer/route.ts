@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { examplesFilterSchema } from '../shared/contract';
+import { examplesFilterSchema } from '../shared/examples-filter';
 import { useApp, type AppState } from './store';
 import { refreshExperiment } from './sync';
 import type { View } from './store/ui';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Report } from './compare/types';
 import { jobSchema, jobProgressSchema } from './jobs';
 import { traceSchema } from './trace';
+import { changeClassSchema, examplesFilterSchema } from './examples-filter';
 // findings & sync
 import {
   editableBodySchema,
@@ -19,6 +20,11 @@ import {
  * HTTP server) validate every input with these schemas before the service sees it, and the
  * renderer only ever calls names listed here.
  */
+
+// Modules of their own, so that the renderer's first chunk reads an address without building
+// every schema here.
+export { changeClassSchema, examplesFilterSchema } from './examples-filter';
+export { pairExperimentId } from './pair-experiment';
 
 const empty = z.object({}).strict();
 
@@ -140,11 +146,6 @@ export const experimentCompareSchema = z
   })
   .strict();
 
-/** The id under which a comparison of two chosen runs is cached, announced and shown. */
-export function pairExperimentId(baseline: string, candidate: string): string {
-  return `pair:${baseline}..${candidate}`;
-}
-
 /** Every condition of an experiment against its reference, or any two runs. */
 export const compareSettingsSchema = z.union([
   experimentCompareSchema,
@@ -156,26 +157,6 @@ export const compareSettingsSchema = z.union([
     })
     .strict(),
 ]);
-
-export const changeClassSchema = z.enum([
-  'improved',
-  'regressed',
-  'unchanged',
-  'changed',
-  'not_comparable',
-]);
-
-export const examplesFilterSchema = z
-  .object({
-    criterion: z.string().max(1000).optional(),
-    changeClass: changeClassSchema.optional(),
-    outputChanged: z.boolean().optional(),
-    behaviorChanged: z.boolean().optional(),
-    side: z.enum(['both', 'reference', 'candidate']).optional(),
-    inputMismatch: z.boolean().optional(),
-    search: z.string().max(500).optional(),
-  })
-  .strict();
 
 /**
  * Why an example's texts cannot be shown: they are read from the source file until the

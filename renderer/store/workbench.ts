@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { Report } from '../../shared/compare/types';
-import { pairExperimentId, type RequestInput, type RequestOutput } from '../../shared/contract';
+import type { RequestInput, RequestOutput } from '../../shared/contract';
+import { pairExperimentId } from '../../shared/pair-experiment';
 import type { AppState } from './index';
 
 export type ExperimentRow = RequestOutput<'experiments:list'>[number];
