@@ -1,3 +1,4 @@
+import { count } from '../format';
 import { useApp } from '../store';
 import { useRequest } from '../useRequest';
 import { useReadOnly } from '../useReadOnly';
@@ -14,7 +15,7 @@ export function StatusBar() {
       {running.length === 0 ? (
         <span className="muted">
           {summary
-            ? `${summary.runs.toLocaleString()} runs · ${summary.examples.toLocaleString()} examples · ${summary.problems} problems`
+            ? `${count(summary.runs)} runs · ${count(summary.examples)} examples · ${summary.problems} problems`
             : 'Loading…'}
         </span>
       ) : (

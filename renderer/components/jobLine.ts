@@ -1,10 +1,10 @@
 import type { Job } from '../../shared/jobs';
-import { byteShare } from '../format';
+import { byteShare, count as grouped } from '../format';
 
 function count(done: number, total: number | null): string {
-  if (total) return `${done.toLocaleString()} / ${total.toLocaleString()}`;
+  if (total) return `${grouped(done)} / ${grouped(total)}`;
   // A phase that counts nothing yet (scanning, saving) would read "scanning 0".
-  return done === 0 ? '' : done.toLocaleString();
+  return done === 0 ? '' : grouped(done);
 }
 
 const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

@@ -1,3 +1,4 @@
+import { formatCount } from '../format';
 import type { Comparison } from './types';
 
 const RANDOM = /random/;
@@ -17,7 +18,7 @@ export function methodsNote(comparisons: Comparison[]): string | null {
   if (tests.length > 0) parts.push(`p-values: ${tests.join('; ')}.`);
   if (resamples)
     parts.push(
-      `Random sign patterns: ${resamples.toLocaleString('en-US')}, seeded from the run ids and the metric.`,
+      `Random sign patterns: ${formatCount(resamples)}, seeded from the run ids and the metric.`,
     );
   return parts.join(' ');
 }

@@ -1,4 +1,5 @@
 import type { Pin, Snapshot } from '../../../shared/findings';
+import { count } from '../../format';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
 import { ReproductionTable } from '../comparison/ReproductionTable';
@@ -11,8 +12,7 @@ export function Evidence({ snapshot }: { snapshot: Snapshot }) {
       <p className="muted small">
         Snapshot of {snapshot.runs.length} runs taken{' '}
         {snapshot.reportCreatedAt.replace('T', ' ').slice(0, 19)} · {snapshot.bootstrap.method},{' '}
-        {snapshot.bootstrap.resamples.toLocaleString('en-US')} resamples · reference{' '}
-        {snapshot.settings.reference}
+        {count(snapshot.bootstrap.resamples)} resamples · reference {snapshot.settings.reference}
       </p>
       {report.comparisons.map((c) => (
         <section key={`${c.candidate.condition}-${c.reference.condition}`} className="card">

@@ -7,6 +7,13 @@ describe('count', () => {
       expect(count(n)).toBe(n.toLocaleString('en-US'));
     expect(count(1_234_567)).toBe('1,234,567');
   });
+
+  it('groups whole numbers by hand as Intl does, up to the largest safe integer and past it', () => {
+    for (const n of [10, 100, 100_000, -1000, -999_999, 12_345_678_901, Number.MAX_SAFE_INTEGER])
+      expect(count(n)).toBe(n.toLocaleString('en-US'));
+    for (const n of [1e21, 1234.5678, -0.5, Number.NaN])
+      expect(count(n)).toBe(n.toLocaleString('en-US'));
+  });
 });
 
 describe('byteShare', () => {
