@@ -1,4 +1,12 @@
-import { createElement, lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useDeferredValue,
+  useEffect,
+  useState,
+  type ComponentType,
+} from 'react';
 import { isDesktop, pickFolder, request } from './api';
 import { ReadOnlyNotice } from './components/ReadOnlyNotice';
 import { StatusBar } from './components/StatusBar';
@@ -137,6 +145,9 @@ function useGlobalShortcuts() {
 
 export function App() {
   const view = useApp((s) => s.view);
+  // The view switched to renders in the background, in slices: the click's own task only marks
+  // the nav button, and a view's first render is never one long task.
+  const shownView = useDeferredValue(view);
   const setView = useApp((s) => s.setView);
   const problems = useApp((s) => s.summary?.problems ?? 0);
   const experimentId = useApp((s) => s.experimentId);
@@ -173,7 +184,7 @@ export function App() {
             </p>
           }
         >
-          <View view={view} />
+          <View view={shownView} />
         </Suspense>
       </main>
       <StatusBar />
