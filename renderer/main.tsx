@@ -1,14 +1,10 @@
-import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { startRouting } from './route';
 import './styles.css';
 
-// Before the first render, so it already shows the screen the address names.
-startRouting();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+/*
+ * Two tasks rather than one: this chunk evaluates React alone, and the app's own modules (with
+ * zod, which reads the address) evaluate in a task of their own once their chunk is in. Together
+ * they made the app's first task its longest.
+ */
+const root = createRoot(document.getElementById('root')!);
+void import('./start').then(({ start }) => start(root));
