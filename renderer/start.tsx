@@ -3,9 +3,9 @@ import type { Root } from 'react-dom/client';
 import { App } from './App';
 import { startRouting } from './route';
 
-export function start(root: Root): void {
+export async function start(root: Root): Promise<void> {
   // Before the first render, so it already shows the screen the address names.
-  startRouting();
+  await startRouting();
   root.render(
     <StrictMode>
       <App />

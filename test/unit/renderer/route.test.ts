@@ -6,7 +6,8 @@ vi.mock('../../../renderer/api', () => ({
   subscribe: () => () => undefined,
 }));
 
-const { formatRoute, parseRoute } = await import('../../../renderer/route');
+const { formatRoute } = await import('../../../renderer/route');
+const { parseRoute } = await import('../../../renderer/readRoute');
 
 describe('the address of a screen', () => {
   it('round-trips view, experiment, pair, filters, sort and example', () => {
