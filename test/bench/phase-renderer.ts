@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { startServer } from '../../electron/server/http';
 import { PairwiseService } from '../../electron/core/service';
@@ -19,6 +19,11 @@ export interface RendererArgs {
   dbPath: string;
   /** A temp folder for the renderer build. */
   buildDir: string;
+  /**
+   * Where to write a Chromium trace of the first step (opening the app), for DevTools'
+   * Performance panel: which task ran what, and each task's CPU time beside its wall time.
+   */
+  traceFile?: string;
 }
 
 export interface Interaction {
@@ -60,6 +65,31 @@ const OBSERVER = `
     for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
   }).observe({ type: 'longtask', buffered: true });
 `;
+
+/** Blink's tasks and phases, with each task's thread time, and V8's samples to name the code. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-v8.cpu_profiler',
+  'v8.execute',
+  'toplevel',
+].join(',');
+
+async function startTrace(page: Page): Promise<{ cdp: CDPSession; events: unknown[] }> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
+  await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+  return { cdp, events };
+}
+
+async function endTrace(trace: { cdp: CDPSession; events: unknown[] }, file: string) {
+  const complete = new Promise((resolve) => trace.cdp.once('Tracing.tracingComplete', resolve));
+  await trace.cdp.send('Tracing.end');
+  await complete;
+  fs.writeFileSync(file, JSON.stringify({ traceEvents: trace.events }));
+  await trace.cdp.detach();
+}
 
 async function buildRenderer(outDir: string): Promise<void> {
   await build({
@@ -151,6 +181,7 @@ async function session(
   url: string,
   indexDir: string,
   out: Interaction[],
+  traceFile: string | undefined,
 ): Promise<void> {
   const settle = settler(page);
   const step = async (label: string, action: () => Promise<void>) => {
@@ -162,6 +193,7 @@ async function session(
       .getByLabel(name, { exact: true })
       .selectOption(value)
       .then(() => undefined);
+  const trace = traceFile ? await startTrace(page) : null;
   await step('open the app', async () => {
     await page.goto(url);
     await page
@@ -169,6 +201,7 @@ async function session(
       .first()
       .click({ timeout: 120_000 });
   });
+  if (trace && traceFile) await endTrace(trace, traceFile);
   await step('open the Examples view (first page of all pairs)', async () => {
     await page.getByRole('button', { name: 'Examples', exact: true }).click();
     await page
@@ -261,7 +294,7 @@ export async function rendererPhase(args: RendererArgs): Promise<RendererResult>
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.addInitScript(OBSERVER);
-    await session(page, server.url, indexed.dir, interactions);
+    await session(page, server.url, indexed.dir, interactions, args.traceFile);
     return { interactions, error: null };
   } catch (error) {
     return { interactions, error: `the session stopped: ${String(error).split('\n')[0]}` };
