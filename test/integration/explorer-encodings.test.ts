@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageExamples } from '../../electron/core/compare/pager';
+import { exampleDetail, pageExamples } from '../../electron/core/compare/pager';
 import { BLOCK_SIZE } from '../../electron/core/texts/blocks';
 import { LOCATED } from '../../electron/core/texts/located';
 import { SECTIONS } from '../../electron/core/texts/sections';
@@ -112,6 +112,15 @@ function allPages(): Page[][] {
   });
 }
 
+/** The detail of examples on both sides, on one side only, and with different inputs. */
+const DETAILED = ['ex-0000', 'ex-0007', 'ex-0013', 'ex-0263', 'ex-0639'];
+
+function details(): RequestOutput<'examples:detail'>[] {
+  return DETAILED.map((exampleId) =>
+    exampleDetail(harness.service.db, { reportKey, pair: 0, exampleId }),
+  );
+}
+
 function encodings(): string[] {
   return harness.service.db
     .prepare(`SELECT DISTINCT encoding FROM run_texts ORDER BY encoding`)
@@ -124,8 +133,9 @@ function restoreAll(encodingOf: (block: number) => Restored): void {
   for (const rowid of rowids) restoreBlocks(harness.service.db, rowid, encodingOf);
 }
 
-describe('explorer pages whatever the blocks their texts come from', () => {
+describe('explorer pages and details whatever the blocks their texts come from', () => {
   let located: Page[][];
+  let locatedDetails: RequestOutput<'examples:detail'>[];
 
   it("show each side's criteria values as the file gave them, and the input shown", () => {
     expect(encodings()).toEqual([LOCATED]);
@@ -147,6 +157,15 @@ describe('explorer pages whatever the blocks their texts come from', () => {
         });
       expect([row.input, row.input_unavailable]).toEqual([(r ?? c)!.input, null]);
     }
+    locatedDetails = details();
+    const side = (e: Example | undefined) =>
+      e && { input: e.input, output: e.output, fields: e.fields, unavailable: null };
+    expect(locatedDetails).toMatchObject(
+      DETAILED.map((id) => ({
+        reference: side(runs.ref.find((e) => e.id === id)) ?? null,
+        candidate: side(runs.cand.find((e) => e.id === id)) ?? null,
+      })),
+    );
   });
 
   it.each<[string, (block: number) => Restored]>([
@@ -157,5 +176,6 @@ describe('explorer pages whatever the blocks their texts come from', () => {
   ])('are the same from %s blocks', (_, encodingOf) => {
     restoreAll(encodingOf);
     expect(allPages()).toEqual(located);
+    expect(details()).toEqual(locatedDetails);
   });
 });

@@ -173,7 +173,7 @@ export function exampleDetail(
   const runId = db.prepare(`SELECT id FROM runs WHERE rowid = ?`).pluck();
   const side = (key: number) => {
     if (key === NO_ROWID) return null;
-    const text = texts.text(key);
+    const text = texts.texts([key]).get(key);
     const run_id = runId.get(runOfKey(key)) as string | undefined;
     if (!text || run_id === undefined) return null;
     return {
