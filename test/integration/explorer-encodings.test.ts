@@ -7,7 +7,7 @@ import { SECTIONS } from '../../electron/core/texts/sections';
 import type { ParsedInput, RequestOutput } from '../../shared/contract';
 import type { JsonObject } from '../../shared/model';
 import { writeMechlensRun } from '../fixtures/formats';
-import { restoreBlocks, type Restored } from '../fixtures/located';
+import { locateRunThen, restoreBlocks, type Restored } from '../fixtures/located';
 import { makeService, type Harness } from '../fixtures/service';
 
 type Page = RequestOutput<'examples:page'>;
@@ -177,5 +177,22 @@ describe('explorer pages and details whatever the blocks their texts come from',
     restoreAll(encodingOf);
     expect(allPages()).toEqual(located);
     expect(details()).toEqual(locatedDetails);
+  });
+
+  it("say why a row shows no input when the reference's cannot be read and the inputs differ", () => {
+    locateRunThen(harness.service.db, 'ref', 'missing');
+    const cand = new Map(runs.cand.map((e) => [e.id, e]));
+    const ref = new Map(runs.ref.map((e) => [e.id, e]));
+    const rows = allPages()[0]!.flatMap((page) => page.rows);
+    expect(rows).toHaveLength(COUNT);
+    for (const row of rows) {
+      const r = ref.get(row.example_id);
+      const c = cand.get(row.example_id);
+      const shown = c && (!r || r.input === c.input) ? c.input : null;
+      expect([row.input, row.input_unavailable]).toEqual(
+        shown === null ? ['', 'source-missing'] : [shown, null],
+      );
+    }
+    expect(rows.filter((row) => row.input_mismatch).length).toBeGreaterThan(10);
   });
 });

@@ -47,6 +47,9 @@ interface PageTexts {
   cand: Map<number, PartialRow>;
 }
 
+const INPUT_ONLY: Wanted = { input: true, output: false };
+const NO_TEXTS: Wanted = { input: false, output: false };
+
 /**
  * The stored examples behind a page's rows, with no output and only the inputs shown: each
  * row's reference with its input, its candidate without, then the candidates whose input is
@@ -59,15 +62,12 @@ function pageTexts(db: Db, view: PairView, page: number[]): PageTexts {
   const cand = reader.rows(present(page.map((k) => view.candRowids[k]!)), NO_TEXTS);
   const candInputs = page.filter((k) => {
     const r = ref.get(view.refRowids[k]!);
-    return (!r || r.unavailable) && (!r || (view.flags[k]! & FLAG.inputMismatch) === 0);
+    return !r || (r.unavailable !== null && (view.flags[k]! & FLAG.inputMismatch) === 0);
   });
   const shown = reader.rows(present(candInputs.map((k) => view.candRowids[k]!)), INPUT_ONLY);
   for (const [key, row] of shown) cand.set(key, row);
   return { ref, cand };
 }
-
-const INPUT_ONLY: Wanted = { input: true, output: false };
-const NO_TEXTS: Wanted = { input: false, output: false };
 
 /**
  * The input a page row shows: the reference's, else the candidate's when the two sides' inputs
