@@ -6,7 +6,7 @@
  *
  * Prints MB/s of the source for the locator (whole file, and in the 4 MB batches a large file
  * is read in), the bytes a block takes located and as JSON, MB/s of texts read back from
- * located blocks, and MB/s of texts the archive rewrites as deflate.
+ * located blocks, and MB/s of texts the archive rewrites as sections.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -136,8 +136,8 @@ async function generated(count: number, root: string): Promise<void> {
   });
   const archiveSeconds = (performance.now() - started) / 1000;
   console.log(
-    `archive:                 ${rate(archived, archiveSeconds)} (of block JSON), ` +
-      `${(compressed / MB).toFixed(1)} MB deflated`,
+    `archive:                 ${rate(archived, archiveSeconds)} (of sections before compression), ` +
+      `${(compressed / MB).toFixed(1)} MB compressed`,
   );
   db.close();
 }

@@ -91,16 +91,16 @@ describe('pairwise CLI', () => {
     const left = archiveOf(runCli(['index', root, '--db', kept, '--json', '--no-archive']).stdout);
     expect(left).toMatchObject({ blocks: 0, bytes: 0 });
     expect(encodings(kept)).toHaveLength(2);
-    expect(encodings(kept)).not.toContain('deflate');
+    expect(encodings(kept)).not.toContain('sections');
     const db = path.join(dir, 'p.db');
     const result = runCli(['index', root, '--db', db, '--json']);
     expect(result.status).toBe(0);
     const archive = archiveOf(result.stdout);
     expect(archive).toMatchObject({ blocks: 2, inPlace: 0 });
     expect(archive.compressedBytes).toBeLessThan(archive.bytes);
-    expect(encodings(db)).toEqual(['deflate', 'deflate']);
+    expect(encodings(db)).toEqual(['sections', 'sections']);
     expect(runCli(['index', root, '--db', kept]).stdout).toMatch(/Texts archived: 2 blocks/);
-    expect(encodings(kept)).toEqual(['deflate', 'deflate']);
+    expect(encodings(kept)).toEqual(['sections', 'sections']);
   });
 
   it('index exits 1 when nothing could be done', () => {

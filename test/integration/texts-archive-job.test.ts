@@ -65,7 +65,7 @@ async function untilArchiveRuns(service: PairwiseService): Promise<void> {
 }
 
 describe('the background texts archive', () => {
-  it('runs once search is ready and leaves every block deflate, read as before', async () => {
+  it('runs once search is ready and leaves every block in sections, read as before', async () => {
     const plain = open({});
     const archived = open({ archive: true });
     for (const h of [plain, archived]) {
@@ -77,7 +77,7 @@ describe('the background texts archive', () => {
     await archived.service.archive.idle();
     expect(pendingRuns(archived.service.db)).toEqual([]);
     expect(encodings(plain.service.db)).toEqual(Array(6).fill('json'));
-    expect(encodings(archived.service.db)).toEqual(Array(6).fill('deflate'));
+    expect(encodings(archived.service.db)).toEqual(Array(6).fill('sections'));
     expect(texts(archived.service.db)).toEqual(texts(plain.service.db));
     // Search first: the archive started only once the fill had finished.
     const [fill] = jobsOf(archived.service, 'search');
@@ -107,7 +107,7 @@ describe('the background texts archive', () => {
     expect(blocksToArchive(service.db)).toBe(6);
     await compare.release();
     await service.archive.idle();
-    expect(encodings(service.db)).toEqual(Array(6).fill('deflate'));
+    expect(encodings(service.db)).toEqual(Array(6).fill('sections'));
   });
 
   it('is safe when the library is indexed again while it archives', async () => {
@@ -116,7 +116,7 @@ describe('the background texts archive', () => {
     writeLibrary(root, 3);
     await service.index([root]);
     await service.search.idle();
-    while (!encodings(service.db).includes('deflate')) await tick();
+    while (!encodings(service.db).includes('sections')) await tick();
     // New texts in every file, their blocks written under the same run rowids.
     writeLibrary(root, 3, ' again');
     const later = new Date(Date.now() + 5000);
@@ -125,7 +125,7 @@ describe('the background texts archive', () => {
     await service.index([root]);
     await service.archive.idle();
     expect(pendingRuns(service.db)).toEqual([]);
-    expect(encodings(service.db)).toEqual(Array(9).fill('deflate'));
+    expect(encodings(service.db)).toEqual(Array(9).fill('sections'));
     const read = texts(service.db);
     expect(Object.keys(read)).toEqual(['run-0', 'run-1', 'run-2']);
     for (const [id, rows] of Object.entries(read)) {

@@ -11,7 +11,7 @@ import {
   blocksToArchive,
   type ArchiveResult,
 } from '../../electron/core/texts/archive';
-import { BLOCK_SIZE, type StoredEncoding } from '../../electron/core/texts/blocks';
+import { BLOCK_SIZE, type BlockEncoding } from '../../electron/core/texts/blocks';
 import {
   decodeTextBlock,
   encodeSourceBlock,
@@ -82,7 +82,7 @@ function readRun(run: number): TextRow[] {
   const files = new SourceFiles();
   const blocks = db
     .prepare(`SELECT encoding, data FROM run_texts WHERE run_rowid = ? ORDER BY block`)
-    .all(run) as { encoding: StoredEncoding | typeof LOCATED; data: Buffer }[];
+    .all(run) as { encoding: BlockEncoding; data: Buffer }[];
   return blocks.flatMap(({ encoding, data }) => decodeTextBlock(encoding, data, files));
 }
 
@@ -104,7 +104,7 @@ afterEach(() => {
 });
 
 describe('the texts archive', () => {
-  it('rewrites located blocks as deflate, and resumes after a crash mid-way', async () => {
+  it('rewrites located and json blocks as sections, and resumes after a crash mid-way', async () => {
     const one = indexRun(1, examplesIn(2.5));
     const two = indexRun(2, examplesIn(1.1));
     const three = indexRun(3, examplesIn(0.1), false);
@@ -119,11 +119,11 @@ describe('the texts archive', () => {
     // A crash here: the process dies, the next pass starts over from the library alone.
     db.close();
     db = open();
-    expect(encodings()).toEqual(['deflate', LOCATED, LOCATED, LOCATED, LOCATED, 'json']);
+    expect(encodings()).toEqual(['sections', LOCATED, LOCATED, LOCATED, LOCATED, 'json']);
     expect(readRun(1)).toEqual(one);
     const slices: ArchiveResult[] = [];
     await archiveAll(db, new AbortController().signal, (s) => slices.push(s));
-    expect(encodings()).toEqual(Array(6).fill('deflate'));
+    expect(encodings()).toEqual(Array(6).fill('sections'));
     expect(slices.reduce((n, s) => n + s.archived, 0)).toBe(5);
     expect(slices.at(-1)!.more).toBe(false);
     expect(blocksToArchive(db)).toBe(0);
@@ -144,7 +144,7 @@ describe('the texts archive', () => {
     fs.rmSync(path.join(tmp.dir, 'run-3.json'));
     const slices: ArchiveResult[] = [];
     await archiveAll(db, new AbortController().signal, (s) => slices.push(s));
-    expect(encodings()).toEqual(['deflate', 'deflate', LOCATED, LOCATED, LOCATED]);
+    expect(encodings()).toEqual(['sections', 'sections', LOCATED, LOCATED, LOCATED]);
     expect(slices.flatMap((s) => s.left)).toEqual([
       { run: 2, block: 0, reason: 'source-changed' },
       { run: 2, block: 1, reason: 'source-changed' },

@@ -3,6 +3,7 @@ import { BadRequestError } from '../errors';
 import { FLAG } from './codes';
 import { compareIdAt, idAt, idLowerBound, type PairArrays } from './pair-arrays';
 import { derived, type PairView } from './pair-cache';
+import { rankByValue } from './rank';
 
 type Sort = ParsedInput<'examples:page'>['sort'];
 
@@ -33,9 +34,8 @@ function flagOrder(p: PairArrays, bit: number): SortOrder {
 }
 
 /**
- * By one criterion's difference: the rows that have one, ranked by value through a sort of the
- * distinct values and a stable counting pass (so ties stay in id order) rather than a
- * comparison sort of a million positions; then the rows without one.
+ * By one criterion's difference: the rows that have one, ranked by value (ties in id order,
+ * `rankByValue`), then the rows without one.
  */
 function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
   const c = criterion === undefined ? -1 : p.criteria.indexOf(criterion);
@@ -47,47 +47,10 @@ function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
       rest: Int32Array.from({ length: p.rows }, (_, k) => k),
       value: () => null,
     };
-  let present = 0;
-  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) present++;
-  const values = new Float64Array(present);
-  present = 0;
-  for (let k = 0; k < p.rows; k++) if (deltas[k] === deltas[k]) values[present++] = deltas[k]!;
-  values.sort();
-  let distinct = 0;
-  for (let i = 0; i < values.length; i++)
-    if (i === 0 || values[i] !== values[distinct - 1]) values[distinct++] = values[i]!;
-  const rank = new Int32Array(p.rows);
-  const starts = new Int32Array(distinct + 1);
-  for (let k = 0; k < p.rows; k++) {
-    const v = deltas[k]!;
-    // NaN, the only value not equal to itself: no difference.
-    if (v !== v) {
-      rank[k] = -1;
-      continue;
-    }
-    let lo = 0;
-    let hi = distinct - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (values[mid]! < v) lo = mid + 1;
-      else hi = mid;
-    }
-    rank[k] = lo;
-    starts[lo + 1]!++;
-  }
-  for (let r = 0; r < distinct; r++) starts[r + 1]! += starts[r]!;
-  const count = starts[distinct]!;
-  const ranked = new Int32Array(count);
-  const rest = new Int32Array(p.rows - count);
-  let restNext = 0;
-  for (let k = 0; k < p.rows; k++) {
-    const r = rank[k]!;
-    if (r < 0) rest[restNext++] = k;
-    else ranked[starts[r]!++] = k;
-  }
+  const { ranked, rest } = rankByValue(deltas);
   return {
     ranked,
-    count,
+    count: ranked.length,
     rest,
     value: (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!),
   };

@@ -7,7 +7,7 @@ import { countMatches, filterMatches } from './filters';
 import { cursorAt, orderLength, sortOrder, stepAfter, stepAt, type Cursor } from './order';
 import { findId, idAt } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
-import type { TextRow, Unavailable } from '../texts/blocks';
+import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
 import { TextReader } from '../texts/read';
 
@@ -41,9 +41,32 @@ function classesAt(view: PairView, k: number): Record<string, CriterionClass> {
   return Object.fromEntries(view.criteria.map((c, i) => [c, CLASSES[view.classes[i]![k]!]!]));
 }
 
-/** The stored examples behind a page, by key: only the blocks of the page's few are read. */
-function examplesByKey(db: Db, keys: number[]): Map<number, TextRow> {
-  return new TextReader(db).texts(keys.filter((key) => key !== NO_ROWID));
+/** What a page shows of each side of its rows: the criteria's values, and one input. */
+interface PageTexts {
+  ref: Map<number, PartialRow>;
+  cand: Map<number, PartialRow>;
+}
+
+const INPUT_ONLY: Wanted = { input: true, output: false };
+const NO_TEXTS: Wanted = { input: false, output: false };
+
+/**
+ * The stored examples behind a page's rows, with no output and only the inputs shown: each
+ * row's reference with its input, its candidate without, then the candidates whose input is
+ * shown after all (no reference, or one whose texts cannot be read, and the same input).
+ */
+function pageTexts(db: Db, view: PairView, page: number[]): PageTexts {
+  const reader = new TextReader(db);
+  const present = (keys: number[]) => keys.filter((key) => key !== NO_ROWID);
+  const ref = reader.rows(present(page.map((k) => view.refRowids[k]!)), INPUT_ONLY);
+  const cand = reader.rows(present(page.map((k) => view.candRowids[k]!)), NO_TEXTS);
+  const candInputs = page.filter((k) => {
+    const r = ref.get(view.refRowids[k]!);
+    return !r || (r.unavailable !== null && (view.flags[k]! & FLAG.inputMismatch) === 0);
+  });
+  const shown = reader.rows(present(candInputs.map((k) => view.candRowids[k]!)), INPUT_ONLY);
+  for (const [key, row] of shown) cand.set(key, row);
+  return { ref, cand };
 }
 
 /**
@@ -52,13 +75,13 @@ function examplesByKey(db: Db, keys: number[]): Map<number, TextRow> {
  * says why rather than showing another side's different input or an empty one.
  */
 function rowInput(
-  ref: TextRow | undefined,
-  cand: TextRow | undefined,
+  ref: PartialRow | undefined,
+  cand: PartialRow | undefined,
   mismatch: boolean,
 ): { input: string; input_unavailable: Unavailable | null } {
-  if (ref && !ref.unavailable) return { input: ref.input, input_unavailable: null };
+  if (ref && !ref.unavailable) return { input: ref.input!, input_unavailable: null };
   if (cand && !cand.unavailable && (!ref || !mismatch))
-    return { input: cand.input, input_unavailable: null };
+    return { input: cand.input!, input_unavailable: null };
   return { input: '', input_unavailable: ref?.unavailable ?? cand?.unavailable ?? null };
 }
 
@@ -91,16 +114,13 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   // Only a first page that asked for it gets the count.
   const total =
     input.after || input.countTotal === false ? null : countMatches(db, view, input.filter);
-  const examples = examplesByKey(db, [
-    ...page.map((k) => view.refRowids[k]!),
-    ...page.map((k) => view.candRowids[k]!),
-  ]);
+  const texts = pageTexts(db, view, page);
   return {
     total,
     next,
     rows: page.map((k) => {
-      const ref = examples.get(view.refRowids[k]!);
-      const cand = examples.get(view.candRowids[k]!);
+      const ref = texts.ref.get(view.refRowids[k]!);
+      const cand = texts.cand.get(view.candRowids[k]!);
       const classes = classesAt(view, k);
       const values: PageOutput['rows'][number]['values'] = {};
       for (const criterion of view.criteria) {
@@ -153,7 +173,7 @@ export function exampleDetail(
   const runId = db.prepare(`SELECT id FROM runs WHERE rowid = ?`).pluck();
   const side = (key: number) => {
     if (key === NO_ROWID) return null;
-    const text = texts.text(key);
+    const text = texts.texts([key]).get(key);
     const run_id = runId.get(runOfKey(key)) as string | undefined;
     if (!text || run_id === undefined) return null;
     return {

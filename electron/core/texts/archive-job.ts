@@ -47,7 +47,7 @@ function noStats(): ArchiveStats {
 const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /**
- * Rewrites the blocks the indexer wrote as `deflate` (texts/archive.ts), in the background,
+ * Rewrites the blocks the indexer wrote as `sections` (texts/archive.ts), in the background,
  * once search is ready: the fill's worker runs its slices on the fill's connection, so the two
  * never compete for the lock, and a run still waiting for the fill stops the archive until the
  * fill is done (it calls `schedule` again as it settles). Waits between slices while a

@@ -4,9 +4,9 @@ import type { Db } from '../db/open';
 import { sortedJson } from '../ingest/prepare';
 import { CancelledError } from '../jobs/protocol';
 import { HOLD_MS, restAfter } from '../search/fill';
-import { compressBlock, encodeJsonBlock } from './blocks';
-import type { Unavailable } from './blocks';
+import { decodeStoredBlock, type TextRow, type Unavailable } from './blocks';
 import { decodeLocatedBlock, LOCATED, SourceFiles } from './located';
+import { encodeSectionsBlock, SECTIONS } from './sections';
 
 /** A block of `run_texts` by its key. */
 export interface BlockName {
@@ -29,7 +29,7 @@ export interface ArchiveResult {
   more: boolean;
   after: BlockName | null;
   batch: number;
-  /** Blocks rewritten as `deflate`, and their bytes before and after compression. */
+  /** Blocks rewritten as `sections`, and their bytes before and after compression. */
   archived: number;
   bytes: number;
   compressedBytes: number;
@@ -61,7 +61,7 @@ interface Rewrite extends Stored {
 }
 
 /**
- * Rewrites the blocks the indexer wrote, `located` and `json`, as `deflate` on this connection
+ * Rewrites the blocks the indexer wrote, `located` and `json`, as `sections` on this connection
  * (a worker's own, prepared as the fill's is: `prepareFillConnection`), in key order from
  * `task.after`. Each block is read (a located one from its source, checked) and compressed
  * outside any transaction; a transaction then only swaps a few blocks, each only if it is
@@ -134,7 +134,7 @@ function swapper(
   now: () => number,
 ): (rewrites: Rewrite[]) => Promise<number> {
   const swap = db.prepare(
-    `UPDATE run_texts SET encoding = 'deflate', data = ?
+    `UPDATE run_texts SET encoding = '${SECTIONS}', data = ?
      WHERE run_rowid = ? AND block = ? AND encoding = ? AND data = ?`,
   );
   const pause = async () => {
@@ -168,7 +168,7 @@ function swapper(
 }
 
 /**
- * The deflate form of a block, or null for a located block whose source is gone or changed
+ * The archived form of a block, or null for a located block whose source is gone or changed
  * (then added to `left`). Done outside any transaction: it reads the source and compresses.
  */
 function rewriteOf(
@@ -177,15 +177,17 @@ function rewriteOf(
   left: ArchiveResult['left'],
 ): Rewrite | null {
   const { run, block, encoding, data } = stored;
-  if (encoding !== LOCATED) return { ...stored, deflated: compressBlock(data), bytes: data.length };
-  const rows = decodeLocatedBlock(data, files);
-  const unavailable = rows.find((r) => r.unavailable !== null)?.unavailable;
-  if (unavailable) {
-    left.push({ run, block, reason: unavailable });
-    return null;
-  }
-  const json = encodeJsonBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
-  return { ...stored, deflated: compressBlock(json), bytes: json.length };
+  let rows: TextRow[];
+  if (encoding === LOCATED) {
+    rows = decodeLocatedBlock(data, files);
+    const unavailable = rows.find((r) => r.unavailable !== null)?.unavailable;
+    if (unavailable) {
+      left.push({ run, block, reason: unavailable });
+      return null;
+    }
+  } else rows = decodeStoredBlock('json', data);
+  const sections = encodeSectionsBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
+  return { ...stored, deflated: sections.data, bytes: sections.bytes };
 }
 
 /** Blocks per transaction: the number that would hold the lock `HOLD_MS`, moved 2× at most. */

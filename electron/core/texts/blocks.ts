@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { JsonObject } from '../../../shared/model';
 
 /** Why a row's texts cannot be given: its source file changed or is gone since indexing. */
@@ -40,11 +40,36 @@ export const BLOCK_SIZE = 256;
 
 /**
  * How a block's bytes are stored: `json` as the indexer writes it when its texts cannot be
- * located in their source, `located` (texts/located.ts) when they can, `deflate` the json
- * bytes compressed by the background archive (texts/archive.ts).
+ * located in their source, `located` (texts/located.ts) when they can, `sections`
+ * (texts/sections.ts) as the background archive (texts/archive.ts) rewrites either, and
+ * `deflate`, the json bytes compressed whole, as the archive wrote them before `sections`.
  */
 export type StoredEncoding = 'json' | 'deflate';
-export type BlockEncoding = StoredEncoding | 'located';
+export type BlockEncoding = StoredEncoding | 'located' | 'sections';
+
+/** Which texts of a row a reader wants: an explorer page shows no output, one input at most. */
+export interface Wanted {
+  input: boolean;
+  output: boolean;
+}
+
+export const WHOLE: Wanted = { input: true, output: true };
+
+/** A row read in part: a text not asked for is null, one asked for is as in `TextRow`. */
+export interface PartialRow extends Omit<TextRow, 'input' | 'output'> {
+  input: string | null;
+  output: string | null;
+}
+
+/**
+ * A stored block opened for reading: each encoding reads only what the rows asked for need
+ * (texts/read.ts keeps the opened blocks, so asking again for other rows reads no more twice).
+ */
+export interface BlockRows {
+  readonly length: number;
+  /** The rows at these indices, in the order given, with the texts `want` asks for. */
+  rows(indices: readonly number[], want: Wanted): PartialRow[];
+}
 
 /** The block's examples as one JSON array of [input, output, fields, target, error] arrays. */
 export function encodeJsonBlock(rows: readonly TextInput[]): Buffer {
@@ -57,27 +82,41 @@ export function encodeJsonBlock(rows: readonly TextInput[]): Buffer {
 
 type Packed = [string, string, JsonObject, string | null, string | null];
 
-export function decodeStoredBlock(encoding: StoredEncoding, data: Buffer): TextRow[] {
-  const json = encoding === 'deflate' ? inflateRawSync(data) : data;
-  const packed = JSON.parse(json.toString('utf8')) as Packed[];
-  return packed.map(([input, output, fields, target, error]) => ({
-    input,
-    output,
-    fields,
-    target,
-    error,
-    unavailable: null,
-  }));
+/** A `json` or `deflate` block: one JSON array, so every row is parsed to read any of them. */
+export class PackedBlock implements BlockRows {
+  private readonly packed: Packed[];
+
+  constructor(encoding: StoredEncoding, data: Buffer) {
+    const json = encoding === 'deflate' ? inflateRawSync(data) : data;
+    this.packed = JSON.parse(json.toString('utf8')) as Packed[];
+  }
+
+  get length(): number {
+    return this.packed.length;
+  }
+
+  rows(indices: readonly number[], want: Wanted): PartialRow[] {
+    return indices.map((i) => {
+      const [input, output, fields, target, error] = this.packed[i]!;
+      return {
+        input: want.input ? input : null,
+        output: want.output ? output : null,
+        fields,
+        target,
+        error,
+        unavailable: null,
+      };
+    });
+  }
 }
 
-/**
- * The archive's form of a block. Level 2: on the benchmark's generated texts it compressed
- * ~3× faster than level 6 (64 vs 20 MB/s) for a 17% larger result (ratio 2.5 vs 2.9), and on
- * real Inspect, lm-eval and promptfoo logs 2.4× faster (240 vs 100 MB/s) for 14% larger (7.1
- * vs 8.0); level 1 was no faster, level 3 slower on generated texts. The archive runs once per
- * block, in the background, on machines that may have two cores, so its CPU time counts more
- * than the last sixth of the bytes.
- */
-export function compressBlock(json: Buffer): Buffer {
-  return deflateRawSync(json, { level: 2 });
+/** Every row of a block, whole. */
+export function wholeRows(block: BlockRows): TextRow[] {
+  const all = Array.from({ length: block.length }, (_, i) => i);
+  // Asked for both texts, every row has them (empty when unavailable).
+  return block.rows(all, WHOLE) as TextRow[];
+}
+
+export function decodeStoredBlock(encoding: StoredEncoding, data: Buffer): TextRow[] {
+  return wholeRows(new PackedBlock(encoding, data));
 }

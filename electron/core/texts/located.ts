@@ -3,13 +3,18 @@ import fs from 'node:fs';
 import type { JsonObject } from '../../../shared/model';
 import { wellFormed } from '../ingest/limits';
 import {
-  decodeStoredBlock,
   encodeJsonBlock,
+  PackedBlock,
+  wholeRows,
   type BlockEncoding,
+  type BlockRows,
+  type PartialRow,
   type TextInput,
   type TextRow,
   type Unavailable,
+  type Wanted,
 } from './blocks';
+import { SECTIONS, SectionsBlock } from './sections';
 import type { LocatedTexts, TextRange } from './locate';
 
 /**
@@ -43,7 +48,8 @@ const MAX_GAP = 256 * 1024;
 const MAX_READ = 32 * 1024 ** 2;
 
 /** A text in a block: inline, or [start, end, hash prefix] of its literal in the file. */
-type Ref = string | [number, number, string];
+type Located = [number, number, string];
+type Ref = string | Located;
 type Packed = [Ref, Ref, JsonObject, string | null, string | null];
 interface Block {
   path: string;
@@ -110,36 +116,23 @@ export class SourceFiles {
   }
 }
 
-/** A block's texts as read back: each located text's value, or why it could not be had. */
-type Readout = Map<Ref, string> | Unavailable;
-
-/** The located texts of a block, read in few syscalls and each checked, or why not. */
-function readTexts(block: Block, files: SourceFiles): Readout {
+/** Opens a block's source file for reading, or says why its texts cannot be had. */
+function openSource(block: Block, files: SourceFiles): number | Unavailable {
   const stamp = files.stamp(block.path);
   if (stamp === null) return 'source-missing';
   if (stamp.size !== block.size || stamp.mtimeMs !== block.mtimeMs) return 'source-changed';
-  const refs: [number, number, string][] = [];
-  for (const [input, output] of block.rows) {
-    if (typeof input !== 'string') refs.push(input);
-    if (typeof output !== 'string') refs.push(output);
-  }
-  refs.sort((a, b) => a[0] - b[0]);
-  let fd: number;
   try {
-    fd = fs.openSync(block.path, 'r');
+    return fs.openSync(block.path, 'r');
   } catch {
     return 'source-missing';
   }
-  try {
-    return readRefs(fd, refs);
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
-/** Reads sorted ranges in runs of close ones, one read per run; texts keyed by their ref. */
-function readRefs(fd: number, refs: [number, number, string][]): Map<Ref, string> {
-  const texts = new Map<Ref, string>();
+/**
+ * Reads sorted ranges in runs of close ones, one read per run, into `texts` by their ref: the
+ * text, or null when it does not parse or fails its checks.
+ */
+function readRefs(fd: number, refs: Located[], texts: Map<Ref, string | null>): void {
   for (let i = 0; i < refs.length;) {
     const from = refs[i]![0];
     let to = refs[i]![1];
@@ -152,10 +145,9 @@ function readRefs(fd: number, refs: [number, number, string][]): Map<Ref, string
     for (; i < j; i++) {
       const [start, end, prefix] = refs[i]!;
       const text = bytes && parseLiteral(bytes, start - from, end - from);
-      if (text !== null && isIndexed(text, prefix)) texts.set(refs[i]!, text);
+      texts.set(refs[i]!, text !== null && isIndexed(text, prefix) ? text : null);
     }
   }
-  return texts;
 }
 
 /** Bytes [from, to) of the file, or null when it now ends before `to`. */
@@ -189,35 +181,109 @@ function parseLiteral(bytes: Buffer, start: number, end: number): string | null 
 }
 
 /**
- * A located block's examples, in order, each with its texts read from the source and checked
- * against the file's stamp and each text's hash prefix. A row whose source is gone or changed
- * comes back `unavailable` with empty texts, never with texts that are not the ones indexed;
- * a row whose texts were both inline is always whole.
+ * A located block opened for reading: its JSON parsed once, and the texts of the rows asked
+ * for read from the source (only theirs: an explorer page wants one row of most blocks),
+ * checked against the file's stamp and each text's hash prefix, and kept for the next ask. A
+ * row whose source is gone or changed comes back `unavailable` with empty texts, never with
+ * texts that are not the ones indexed; a row whose texts were both inline is always whole.
+ * Whether a row is unavailable never depends on which of its texts were asked for: both are
+ * read and checked.
  */
+export class LocatedBlock implements BlockRows {
+  private readonly block: Block;
+  /** Each located text read so far; null when it failed its checks. */
+  private readonly texts = new Map<Ref, string | null>();
+  /** Why the source cannot be read, once that was found. */
+  private unreadable: Unavailable | null = null;
+
+  constructor(
+    data: Buffer,
+    private readonly files: SourceFiles,
+  ) {
+    this.block = JSON.parse(data.toString('utf8')) as Block;
+  }
+
+  get length(): number {
+    return this.block.rows.length;
+  }
+
+  /** Reads the located texts of these rows not read yet, in few syscalls. */
+  private read(indices: readonly number[]): void {
+    if (this.unreadable) return;
+    const refs: Located[] = [];
+    for (const i of indices)
+      for (const ref of this.block.rows[i]!.slice(0, 2) as Ref[])
+        if (typeof ref !== 'string' && !this.texts.has(ref)) refs.push(ref);
+    if (refs.length === 0) return;
+    const fd = openSource(this.block, this.files);
+    if (typeof fd === 'string') {
+      this.unreadable = fd;
+      return;
+    }
+    try {
+      refs.sort((a, b) => a[0] - b[0]);
+      readRefs(fd, refs, this.texts);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  private text(ref: Ref): string | null {
+    return typeof ref === 'string' ? ref : (this.texts.get(ref) ?? null);
+  }
+
+  rows(indices: readonly number[], want: Wanted): PartialRow[] {
+    this.read(indices);
+    return indices.map((i) => {
+      const [input, output, fields, target, error] = this.block.rows[i]!;
+      const inText = this.text(input);
+      const outText = this.text(output);
+      if (inText !== null && outText !== null)
+        return {
+          input: want.input ? inText : null,
+          output: want.output ? outText : null,
+          fields,
+          target,
+          error,
+          unavailable: null,
+        };
+      return {
+        input: want.input ? '' : null,
+        output: want.output ? '' : null,
+        fields,
+        target,
+        error,
+        unavailable: this.unreadable ?? 'source-changed',
+      };
+    });
+  }
+}
+
+/** A located block's examples, in order, each whole or saying why not (`LocatedBlock`). */
 export function decodeLocatedBlock(data: Buffer, files: SourceFiles): TextRow[] {
-  const block = JSON.parse(data.toString('utf8')) as Block;
-  const located = block.rows.some(([i, o]) => typeof i !== 'string' || typeof o !== 'string');
-  const readout: Readout = located ? readTexts(block, files) : new Map();
-  return block.rows.map(([input, output, fields, target, error]) => {
-    const texts = typeof readout === 'string' ? null : readout;
-    const inText = typeof input === 'string' ? input : (texts?.get(input) ?? null);
-    const outText = typeof output === 'string' ? output : (texts?.get(output) ?? null);
-    if (inText !== null && outText !== null)
-      return { input: inText, output: outText, fields, target, error, unavailable: null };
-    const unavailable = typeof readout === 'string' ? readout : 'source-changed';
-    return { input: '', output: '', fields, target, error, unavailable };
-  });
+  return wholeRows(new LocatedBlock(data, files));
 }
 
 /**
- * A block's rows however it is stored, each saying whether its texts could be had (those of
- * `json` and `deflate` blocks always can): the one call a reader of `run_texts` needs.
+ * A stored block opened for reading however it is stored, its rows saying whether their texts
+ * could be had (those of every encoding but `located` always can): the one call a reader of
+ * `run_texts` needs.
  */
+export function openTextBlock(
+  encoding: BlockEncoding,
+  data: Buffer,
+  files: SourceFiles,
+): BlockRows {
+  if (encoding === LOCATED) return new LocatedBlock(data, files);
+  if (encoding === SECTIONS) return new SectionsBlock(data);
+  return new PackedBlock(encoding, data);
+}
+
+/** Every row of a stored block, whole (`openTextBlock`). */
 export function decodeTextBlock(
   encoding: BlockEncoding,
   data: Buffer,
   files: SourceFiles,
 ): TextRow[] {
-  if (encoding === LOCATED) return decodeLocatedBlock(data, files);
-  return decodeStoredBlock(encoding, data);
+  return wholeRows(openTextBlock(encoding, data, files));
 }

@@ -1,19 +1,34 @@
 import type { Db } from '../db/open';
-import { BLOCK_SIZE, type BlockEncoding, type TextRow } from './blocks';
-import { decodeTextBlock, SourceFiles } from './located';
+import {
+  BLOCK_SIZE,
+  WHOLE,
+  wholeRows,
+  type BlockEncoding,
+  type BlockRows,
+  type PartialRow,
+  type TextRow,
+  type Wanted,
+} from './blocks';
+import { openTextBlock, SourceFiles } from './located';
 import { ordinalOfKey, runOfKey } from './keys';
 
-/** Decoded blocks kept by one reader: an explorer page or an export walks a few at a time. */
+/** Opened blocks kept by one reader: an explorer page or an export walks a few at a time. */
 const CACHED_BLOCKS = 64;
+
+/** A block as one reader holds it: opened, and its rows whole once a caller wanted them all. */
+interface Opened {
+  block: BlockRows;
+  whole: TextRow[] | null;
+}
 
 /**
  * Reads examples' texts from `run_texts` by key, a block at a time, keeping the last blocks it
- * decoded. Every reader of texts (explorer, exports, sync, the full-text fill) goes through
+ * opened. Every reader of texts (explorer, exports, sync, the full-text fill) goes through
  * it, so how a block is stored is this module's business alone.
  */
 export class TextReader {
   private readonly select;
-  private readonly cache = new Map<string, TextRow[] | null>();
+  private readonly cache = new Map<string, Opened | null>();
   /** Each located block's source is stat'ed once per reader: a page or an export reads many. */
   private readonly files = new SourceFiles();
 
@@ -23,8 +38,7 @@ export class TextReader {
     );
   }
 
-  /** A block's examples, or null when the run has no such block. */
-  block(runRowid: number, block: number): TextRow[] | null {
+  private open(runRowid: number, block: number): Opened | null {
     const name = `${runRowid}:${block}`;
     const cached = this.cache.get(name);
     if (cached !== undefined) {
@@ -34,10 +48,20 @@ export class TextReader {
     }
     const row = this.select.get(runRowid, block) as
       { encoding: BlockEncoding; data: Buffer } | undefined;
-    const rows = row ? decodeTextBlock(row.encoding, row.data, this.files) : null;
-    this.cache.set(name, rows);
+    const opened = row
+      ? { block: openTextBlock(row.encoding, row.data, this.files), whole: null }
+      : null;
+    this.cache.set(name, opened);
     if (this.cache.size > CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
-    return rows;
+    return opened;
+  }
+
+  /** A block's examples, or null when the run has no such block. */
+  block(runRowid: number, block: number): TextRow[] | null {
+    const opened = this.open(runRowid, block);
+    if (!opened) return null;
+    opened.whole ??= wholeRows(opened.block);
+    return opened.whole;
   }
 
   /** One example's texts, or null for a key no stored run holds. */
@@ -49,11 +73,34 @@ export class TextReader {
 
   /** Several examples' texts by key; keys no stored run holds are left out. */
   texts(keys: Iterable<number>): Map<number, TextRow> {
-    const found = new Map<number, TextRow>();
+    return this.rows(keys, WHOLE) as Map<number, TextRow>;
+  }
+
+  /**
+   * Several examples by key with only the texts `want` asks for (an explorer page wants no
+   * output): each block is asked for the rows wanted of it at once, so a located block reads
+   * only theirs and a sections block inflates only the sections they need. Keys no stored run
+   * holds are left out.
+   */
+  rows(keys: Iterable<number>, want: Wanted): Map<number, PartialRow> {
+    const found = new Map<number, PartialRow>();
     const sorted = [...new Set(keys)].sort((a, b) => a - b);
-    for (const key of sorted) {
-      const row = this.text(key);
-      if (row) found.set(key, row);
+    const blockOf = (key: number) => Math.floor(ordinalOfKey(key) / BLOCK_SIZE);
+    for (let i = 0, j = 0; i < sorted.length; i = j) {
+      const run = runOfKey(sorted[i]!);
+      const block = blockOf(sorted[i]!);
+      while (j < sorted.length && runOfKey(sorted[j]!) === run && blockOf(sorted[j]!) === block)
+        j++;
+      const opened = this.open(run, block);
+      if (!opened) continue;
+      const held = sorted
+        .slice(i, j)
+        .filter((key) => ordinalOfKey(key) % BLOCK_SIZE < opened.block.length);
+      const rows = opened.block.rows(
+        held.map((key) => ordinalOfKey(key) % BLOCK_SIZE),
+        want,
+      );
+      held.forEach((key, k) => found.set(key, rows[k]!));
     }
     return found;
   }
