@@ -1,13 +1,19 @@
 /**
  * Sections of docs/benchmarks.md that other scripts write between markers: the coverage table
  * (`npm run bench:coverage`), the two engines side by side (`test/bench/engines.ts`) and the
- * notes on search while the index fills, and a hand-written comparison with the figures before
- * a change of design. The speed benchmark rewrites the file and carries each of them over.
+ * notes on search while the index fills, and hand-written comparisons with the figures before
+ * a change of design or of the index workers' CPU. The speed benchmark rewrites the file and carries each of them over.
  */
 
 import fs from 'node:fs';
 
-export const KEPT_SECTIONS = ['before-after', 'search-notes', 'engines', 'coverage'] as const;
+export const KEPT_SECTIONS = [
+  'before-after',
+  'index-cpu',
+  'search-notes',
+  'engines',
+  'coverage',
+] as const;
 export type KeptSection = (typeof KEPT_SECTIONS)[number];
 
 export function sectionStart(name: KeptSection): string {
