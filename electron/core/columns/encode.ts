@@ -36,10 +36,16 @@ class HashColumn {
     this.bytes.write(hex, this.count++ * HASH_BYTES, HASH_BYTES, 'hex');
   }
 
-  /** The hashes in `order`, written where the store puts them. */
-  ordered(order: number[]): Section {
+  /**
+   * The hashes in `order`, written where the store puts them: in one copy when the rows came
+   * sorted (`order` is null), as most runs' ids do, rather than a copy per row.
+   */
+  ordered(order: number[] | null): Section {
+    const byteLength = this.count * HASH_BYTES;
+    if (order === null)
+      return { byteLength, writeTo: (out, offset) => this.bytes.copy(out, offset, 0, byteLength) };
     return {
-      byteLength: order.length * HASH_BYTES,
+      byteLength,
       writeTo: (out, offset) =>
         order.forEach((i, k) =>
           this.bytes.copy(out, offset + k * HASH_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES),
@@ -96,9 +102,10 @@ export class RunColumnsBuilder {
     });
     sections.set('idEnds', bytesOf(idEnds));
     const rowids = this.rowids.values();
-    sections.set('rowids', bytesOf(Float64Array.from(order, (i) => rowids[i]!)));
-    sections.set('input', this.inputHashes.ordered(order));
-    sections.set('output', this.outputHashes.ordered(order));
+    const sorted = order.every((i, k) => i === k);
+    sections.set('rowids', bytesOf(sorted ? rowids : Float64Array.from(order, (i) => rowids[i]!)));
+    sections.set('input', this.inputHashes.ordered(sorted ? null : order));
+    sections.set('output', this.outputHashes.ordered(sorted ? null : order));
     if (this.errors.size > 0) {
       const errors = order.map((i) => this.errors.get(i) ?? null);
       sections.set('errors', Buffer.from(JSON.stringify(errors), 'utf8'));

@@ -64,7 +64,10 @@ export async function importUnitFile(
     sha256 = source
       ? sha256FileBytes(unit.files[0]!, source.bytes)
       : await sha256Files(unit.files, signal);
-    const outcome = await importUnit(unit, { signal });
+    const outcome = await importUnit(unit, {
+      signal,
+      read: source ? { bytes: source.bytes, mtimeMs: stat.mtimeMs } : undefined,
+    });
     const after = statUnit(unit);
     if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
       return {

@@ -5,16 +5,60 @@ import type { SourceStamp } from '../texts/located';
 import { RunColumnsBuilder } from '../columns/encode';
 import { NOT_LOCATED, TextBlockBuilder, type NumberedBlock } from '../texts/write';
 
-/** JSON with object keys sorted, so equal field objects give equal text (and equal hashes). */
+/** How to write objects of one shape (their keys in one order) with their keys sorted. */
+interface ObjectPlan {
+  keys: string[];
+  /** Indexes into `keys`, in sorted key order. */
+  order: number[];
+  /** Before each value, in sorted order: `{"key":` or `,"key":`. */
+  prefixes: string[];
+}
+
+function planFor(keys: string[]): ObjectPlan {
+  const order = keys.map((_, i) => i).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1));
+  const prefixes = order.map((k, i) => `${i === 0 ? '{' : ','}${JSON.stringify(keys[k])}:`);
+  return { keys, order, prefixes };
+}
+
+/** The last shape written: the examples of a run repeat the same fields, in the same order. */
+let lastPlan = planFor([]);
+
+function samePlan(keys: string[]): ObjectPlan {
+  const plan = lastPlan;
+  let same = keys.length === plan.keys.length;
+  for (let i = 0; same && i < keys.length; i++) same = keys[i] === plan.keys[i];
+  return same ? plan : (lastPlan = planFor(keys));
+}
+
+/**
+ * JSON with object keys sorted, so equal field objects give equal text (and equal hashes).
+ * It runs for every example's fields: the sorted order and quoted keys of the last object's
+ * shape are kept, and a number is written by String (what JSON.stringify writes for a finite
+ * one), which made it several times faster than sorting, mapping and joining each object.
+ */
 export function sortedJson(value: JsonValue | undefined): string {
-  if (value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const object = value as Record<string, JsonValue>;
-    const keys = Object.keys(object).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(object[k])}`).join(',')}}`;
+  if (value === undefined || value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
   }
-  return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + sortedJson(value[i]);
+    return out + ']';
+  }
+  const object = value as Record<string, JsonValue>;
+  const keys = Object.keys(object);
+  if (keys.length === 0) return '{}';
+  // Held in locals: a nested object's value replaces lastPlan while this one is written.
+  const { order, prefixes } = samePlan(keys);
+  let out = '';
+  for (let i = 0; i < order.length; i++) out += prefixes[i]! + sortedJson(object[keys[order[i]!]!]);
+  return out + '}';
 }
 
 /** One-shot hashing: some 2.5× faster than createHash for short texts (two per example). */

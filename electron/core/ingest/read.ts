@@ -301,15 +301,25 @@ export function explainJsonError(
   return `${where}, column ${formatCount(column)}: ${found.reason}`;
 }
 
-/** Rejects values nested deeper than MAX_JSON_DEPTH, without recursing itself. */
+/**
+ * Rejects values nested deeper than MAX_JSON_DEPTH, without recursing itself. It visits every
+ * object and list of a file: two parallel stacks rather than a pair allocated per value.
+ */
 export function checkDepth(value: unknown): void {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
+  const items: unknown[] = [value];
+  const depths: number[] = [1];
+  while (items.length > 0) {
+    const item = items.pop();
+    const depth = depths.pop()!;
     if (depth > MAX_JSON_DEPTH)
       throw new ImportProblem(`nested more than ${MAX_JSON_DEPTH} levels deep`);
-    for (const child of Array.isArray(item) ? item : Object.values(item as object)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    const children = Array.isArray(item) ? item : Object.values(item as object);
+    for (let i = 0; i < children.length; i++) {
+      const child: unknown = children[i];
+      if (child !== null && typeof child === 'object') {
+        items.push(child);
+        depths.push(depth + 1);
+      }
     }
   }
 }

@@ -27,6 +27,11 @@ export interface ImportContext {
   signal: AbortSignal;
   /** Called now and then with bytes read so far, for progress. */
   onBytes?(bytes: number): void;
+  /**
+   * The unit's one file as the indexer already read it (to hash it and locate its texts), so a
+   * JSON file is not read again; `mtimeMs` is from the stat taken before it was read.
+   */
+  read?: { bytes: Buffer; mtimeMs: number };
 }
 
 export type ImportOutcome =

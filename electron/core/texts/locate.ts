@@ -161,11 +161,13 @@ export class TextLocator {
 
   /** Where in `window` the literal lies in either form (the one last found first), or null. */
   private find(window: Buffer, literal: Literal): TextRange | null {
-    if (!literal.nonAscii) return search(window, literal.js);
+    if (!literal.nonAscii) return search(window, literal.js, true);
     const ascii = this.preferAscii;
-    const hit = search(window, ascii ? asciiLiteral(literal.js) : literal.js);
+    const inForm = (asAscii: boolean) =>
+      asAscii ? search(window, asciiLiteral(literal.js), true) : search(window, literal.js, false);
+    const hit = inForm(ascii);
     if (hit !== null) return hit;
-    const other = search(window, ascii ? literal.js : asciiLiteral(literal.js));
+    const other = inForm(!ascii);
     if (other !== null) this.preferAscii = !ascii;
     return other;
   }
@@ -189,9 +191,14 @@ function literalOf(text: string): Literal | null {
   return { js, nonAscii: HAS_NON_ASCII.test(js) };
 }
 
-function search(window: Buffer, literal: string): TextRange | null {
-  const at = window.indexOf(literal, 0, 'utf8');
-  return at < 0 ? null : { start: at, end: at + Buffer.byteLength(literal, 'utf8') };
+/**
+ * An `ascii` literal (nothing from DEL up) has one byte per code unit: it is searched as
+ * latin1, the same bytes without UTF-8 encoding, and its byte length is its length.
+ */
+function search(window: Buffer, literal: string, ascii: boolean): TextRange | null {
+  const at = window.indexOf(literal, 0, ascii ? 'latin1' : 'utf8');
+  if (at < 0) return null;
+  return { start: at, end: at + (ascii ? literal.length : Buffer.byteLength(literal, 'utf8')) };
 }
 
 function shift(range: TextRange | null, by: number): TextRange | null {

@@ -64,6 +64,9 @@ function ref(text: string, range: TextRange | null, sha1: string): string {
     : `[${range.start},${range.end},"${sha1.slice(0, HASH_DIGITS)}"]`;
 }
 
+/** Most examples have no target and no error: no native call for them. */
+const orNull = (text: string | null): string => (text === null ? 'null' : JSON.stringify(text));
+
 /**
  * A block of examples from one source file: a JSON header (the file and its stamp) and per
  * example its two texts as ranges with a hash prefix, or inline when the locator missed them,
@@ -73,7 +76,7 @@ export function encodeLocatedBlock(file: SourceStamp, rows: readonly LocatedInpu
   const parts = rows.map(
     (r) =>
       `[${ref(r.input, r.located.input, r.inputHash)},${ref(r.output, r.located.output, r.outputHash)},` +
-      `${r.fields},${JSON.stringify(r.target)},${JSON.stringify(r.error)}]`,
+      `${r.fields},${orNull(r.target)},${orNull(r.error)}]`,
   );
   const head = `{"path":${JSON.stringify(file.path)},"size":${file.size},"mtimeMs":${file.mtimeMs}`;
   return Buffer.from(`${head},"rows":[${parts.join(',')}]}`, 'utf8');

@@ -89,26 +89,34 @@ describe('a run column store', () => {
     );
   });
 
-  it('keeps every hash of a run larger than the builder first makes room for, in id order', () => {
-    const builder = new RunColumnsBuilder();
-    const n = 5000;
-    // Added in reverse id order, so the encode reorders what it grew.
-    for (let i = n - 1; i >= 0; i--)
-      builder.add({
-        id: `ex-${String(i).padStart(5, '0')}`,
-        rowid: i + 1,
-        inputHash: sha1(`in ${i}`),
-        outputHash: sha1(`out ${i}`),
-        error: null,
-        fields: {},
+  it.each([
+    ['reverse', 'so the encode reorders what it grew'],
+    ['id', 'so the encode copies what it grew as it is'],
+  ])(
+    'keeps every hash and rowid of a run larger than the builder first makes room for, added in %s order (%s)',
+    (added) => {
+      const builder = new RunColumnsBuilder();
+      const n = 5000;
+      for (let k = 0; k < n; k++) {
+        const i = added === 'reverse' ? n - 1 - k : k;
+        builder.add({
+          id: `ex-${String(i).padStart(5, '0')}`,
+          rowid: i + 1,
+          inputHash: sha1(`in ${i}`),
+          outputHash: sha1(`out ${i}`),
+          error: null,
+          fields: {},
+        });
+      }
+      const decoded = decodeRunColumns(builder.encode())!;
+      expect(decoded).toHaveLength(n);
+      decoded.forEach((example, i) => {
+        expect(example.rowid).toBe(i + 1);
+        expect(example.input).toBe(hashKey(sha1(`in ${i}`)));
+        expect(example.output).toBe(hashKey(sha1(`out ${i}`)));
       });
-    const decoded = decodeRunColumns(builder.encode())!;
-    expect(decoded).toHaveLength(n);
-    decoded.forEach((example, i) => {
-      expect(example.input).toBe(hashKey(sha1(`in ${i}`)));
-      expect(example.output).toBe(hashKey(sha1(`out ${i}`)));
-    });
-  });
+    },
+  );
 
   it('keeps every field value of a run larger than its growing arrays first hold', () => {
     const n = 3000;

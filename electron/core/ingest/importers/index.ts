@@ -2,7 +2,14 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImportedRun } from '../../../../shared/model';
 import { warnNonFinite } from '../non-finite';
-import { isAbortError, parseJson, parsePythonJson, readHead, readTextFile } from '../read';
+import {
+  decodeText,
+  isAbortError,
+  parseJson,
+  parsePythonJson,
+  readHead,
+  readTextFile,
+} from '../read';
 import { ImportProblem, type ImportContext, type ImportOutcome, type SourceUnit } from '../types';
 import {
   importGenericCsv,
@@ -108,7 +115,9 @@ function parseRunJson(text: string): unknown {
 
 async function readJson(file: string, ctx: ImportContext): Promise<{ value: unknown } | null> {
   try {
-    const text = await readTextFile(file, { signal: ctx.signal });
+    const text = ctx.read
+      ? decodeText(ctx.read.bytes)
+      : await readTextFile(file, { signal: ctx.signal });
     ctx.onBytes?.(Buffer.byteLength(text));
     return { value: parseRunJson(text) };
   } catch (error) {
@@ -122,7 +131,10 @@ async function sniffJson(file: string, value: unknown, ctx: ImportContext): Prom
     return using('inspect', ctx, () => importInspectJson(value, { path: file }));
   if (isMechlensRecord(value, file)) {
     return using('mechlens', ctx, async () => [
-      importMechlens(value, { path: file, mtimeMs: (await stat(file)).mtimeMs }),
+      importMechlens(value, {
+        path: file,
+        mtimeMs: ctx.read?.mtimeMs ?? (await stat(file)).mtimeMs,
+      }),
     ]);
   }
   if (isLmEvalResults(value)) {

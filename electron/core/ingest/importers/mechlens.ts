@@ -171,6 +171,12 @@ function readExamples(raw: unknown): ImportedExample[] {
   return readExampleBatch(raw, 0, new Map());
 }
 
+/** An example's keys other than its id and texts (and `fields`, unless kept), in file order. */
+function otherKeys(item: Record<string, unknown>, dropFields: boolean): Record<string, unknown> {
+  const { id: _id, input: _input, output: _output, fields, ...rest } = item;
+  return dropFields ? rest : { ...rest, fields };
+}
+
 /**
  * Examples `first + 1` on of a run, checked as they are mapped. `seen` (id → example number)
  * carries across the batches of one run, so a duplicate id is found wherever it falls.
@@ -186,7 +192,7 @@ export function readExampleBatch(
     if (!isRecord(item)) {
       throw new ImportProblem(`example ${n} should be an object, but it is ${describeType(item)}`);
     }
-    const { id, input, output, fields, ...rest } = item;
+    const { id, input, output, fields } = item;
     if (typeof id !== 'string' || id === '') {
       const what = id === '' ? 'an empty string' : describeType(id);
       throw new ImportProblem(`example ${n}: "id" should be a non-empty string, but it is ${what}`);
@@ -206,12 +212,8 @@ export function readExampleBatch(
       }
     }
     // A `fields` object when present, else every other key is a field (docs/formats-mechlens.md,
-    // "Examples").
-    const fieldValues = isRecord(fields)
-      ? fields
-      : fields === undefined
-        ? rest
-        : { ...rest, fields };
+    // "Examples"). The others are copied only then: a copy per example is garbage to collect.
+    const fieldValues = isRecord(fields) ? fields : otherKeys(item, fields === undefined);
     return {
       id,
       input: input as string,
