@@ -20,7 +20,7 @@ import {
 } from '../../electron/core/texts/located';
 import type { TextRow } from '../../electron/core/texts/blocks';
 import { TextLocator } from '../../electron/core/texts/locate';
-import { asStored, locatedExamples, writeMechlensLike } from '../fixtures/located';
+import { asStored, locatedExamples, restoreBlocks, writeMechlensLike } from '../fixtures/located';
 import { tempDir } from '../fixtures/tmp';
 
 let tmp: ReturnType<typeof tempDir>;
@@ -133,6 +133,18 @@ describe('the texts archive', () => {
     // Archived, the texts no longer need their source.
     fs.rmSync(path.join(tmp.dir, 'run-1.json'));
     expect(readRun(1)).toEqual(one);
+  });
+
+  it('rewrites blocks archived before sections (one deflate stream each) as sections', async () => {
+    const one = indexRun(1, examplesIn(1.5));
+    const two = indexRun(2, examplesIn(0.5), false);
+    for (const run of [1, 2]) restoreBlocks(db, run, () => 'deflate');
+    expect(encodings()).toEqual(['deflate', 'deflate', 'deflate']);
+    expect(blocksToArchive(db)).toBe(3);
+    await archiveAll(db, new AbortController().signal);
+    expect(encodings()).toEqual(Array(3).fill('sections'));
+    expect(readRun(1)).toEqual(one);
+    expect(readRun(2)).toEqual(two);
   });
 
   it('leaves the blocks of a changed or deleted source located, and reports them', async () => {

@@ -41,8 +41,11 @@ export interface ArchiveResult {
 
 const MAX_BATCH = 64;
 
-/** How the indexer writes blocks: both are the archive's to compress. */
-export const UNARCHIVED = `encoding IN ('json', '${LOCATED}')`;
+/**
+ * Blocks the archive rewrites: how the indexer writes them, and `deflate`, the archive's form
+ * before `sections`, whose pages inflate a block's outputs too (texts/sections.ts).
+ */
+export const UNARCHIVED = `encoding IN ('json', '${LOCATED}', 'deflate')`;
 
 /** Blocks not archived yet: the total a progress bar counts archived blocks against. */
 export function blocksToArchive(db: Db): number {
@@ -61,7 +64,8 @@ interface Rewrite extends Stored {
 }
 
 /**
- * Rewrites the blocks the indexer wrote, `located` and `json`, as `sections` on this connection
+ * Rewrites the blocks the indexer wrote, `located` and `json` (and `deflate` ones archived
+ * before `sections`), as `sections` on this connection
  * (a worker's own, prepared as the fill's is: `prepareFillConnection`), in key order from
  * `task.after`. Each block is read (a located one from its source, checked) and compressed
  * outside any transaction; a transaction then only swaps a few blocks, each only if it is
@@ -185,7 +189,7 @@ function rewriteOf(
       left.push({ run, block, reason: unavailable });
       return null;
     }
-  } else rows = decodeStoredBlock('json', data);
+  } else rows = decodeStoredBlock(encoding === 'deflate' ? 'deflate' : 'json', data);
   const sections = encodeSectionsBlock(rows.map((r) => ({ ...r, fields: sortedJson(r.fields) })));
   return { ...stored, deflated: sections.data, bytes: sections.bytes };
 }
