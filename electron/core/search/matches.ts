@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import { exactTermsQuery } from './terms';
 
 /** A rowid span of one side of a pair: the examples of its run. */
 export interface RowidSpan {
@@ -6,52 +7,99 @@ export interface RowidSpan {
   last: number;
 }
 
+/**
+ * The examples of each span that hold every one of a search's words as the beginning of a
+ * word (see `exactTermsQuery`), as `matchingRowids` gives them.
+ */
+export function searchRowids(db: Db, words: string[], spans: RowidSpan[]): Uint8Array[] {
+  const query = exactTermsQuery(db, words);
+  if (query === null) return spans.map((span) => new Uint8Array(span.last - span.first + 1));
+  return matchingRowids(db, query, spans, asksTogether(db, spans));
+}
+
+/**
+ * Whether one query over the spans and what lies between them is cheaper than a query per
+ * span: when other runs have no more examples between them than the spans hold. Keys leave a
+ * wide gap between two runs (a run's key span is 2^24 wide), so the gap's width says nothing
+ * of what it holds.
+ */
+export function asksTogether(db: Db, spans: RowidSpan[]): boolean {
+  return othersBetween(db, spans) <= sizeOf(spans);
+}
+
+const sizeOf = (spans: RowidSpan[]) =>
+  spans.reduce((sum, span) => sum + span.last - span.first + 1, 0);
+
+/** How many examples of other runs have keys between the spans': a query over both reads them. */
+function othersBetween(db: Db, spans: RowidSpan[]): number {
+  const inside = db
+    .prepare(
+      `SELECT coalesce(sum(last_rowid - first_rowid + 1), 0) FROM run_search
+       WHERE first_rowid BETWEEN ? AND ?`,
+    )
+    .pluck()
+    .get(Math.min(...spans.map((span) => span.first)), Math.max(...spans.map((span) => span.last)));
+  return (inside as number) - sizeOf(spans);
+}
+
 /** A comma, between two rowids of the list SQLite joins. */
 const COMMA = 0x2c;
 const ZERO = 0x30;
 
 /**
- * The examples of each span whose words match an FTS5 query, as one byte per rowid of the span.
- * A prefix query (every search is one) gathers its words' rowids over the whole index before
- * it applies a rowid range, so spans close together are asked in one query: the two runs of
- * a pair are usually indexed together. SQLite joins the matches into one string of offsets,
- * read back in one pass: a common word matches most of a million examples, and a JavaScript
- * number and array slot per match would cost more than finding them.
+ * The widest range asked in one query: its matches are marked in one array over the range,
+ * of which only the pages that hold a span are ever written (the memory of the gap between
+ * two runs' keys is never touched).
  */
-export function matchingRowids(db: Db, query: string, spans: RowidSpan[]): Uint8Array[] {
-  const hits = spans.map((span) => new Uint8Array(span.last - span.first + 1));
-  const sizes = spans.reduce((sum, span) => sum + span.last - span.first + 1, 0);
+const MAX_RANGE = 2 ** 27;
+
+/**
+ * The examples of each span whose words match an FTS5 query, as one byte per rowid of the span.
+ * A prefix query gathers its words' rowids over the whole index before it applies a rowid
+ * range, so spans with little between them are asked `together`, in one query over the range
+ * from the first to the last: the two runs of a pair are usually indexed one after the other.
+ * SQLite joins the matches into one string of offsets, read back in one pass: a common word
+ * matches most of a million examples, and a JavaScript number and array slot per match would
+ * cost more than finding them.
+ */
+export function matchingRowids(
+  db: Db,
+  query: string,
+  spans: RowidSpan[],
+  together: boolean,
+): Uint8Array[] {
   const first = Math.min(...spans.map((span) => span.first));
   const last = Math.max(...spans.map((span) => span.last));
-  const asked = last - first + 1 <= 2 * sizes ? [{ first, last }] : spans;
+  const asked = together && last - first < MAX_RANGE ? [{ first, last }] : spans;
   const statement = db
     .prepare(
-      `SELECT group_concat(rowid - CAST(? AS INTEGER), ',') FROM examples_fts
+      `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM examples_fts
        WHERE examples_fts MATCH ? AND rowid BETWEEN ? AND ?`,
     )
     .pluck();
-  for (const range of asked) {
+  const marked = asked.map((range) => {
+    const hits = new Uint8Array(range.last - range.first + 1);
     const list = statement.get(range.first, query, range.first, range.last) as string | null;
-    if (list !== null) markAll(list, range.first, spans, hits);
-  }
-  return hits;
+    if (list !== null) markAll(list, hits);
+    return { range, hits };
+  });
+  return spans.map((span) => {
+    const { range, hits } = marked.find(
+      ({ range }) => range.first <= span.first && span.last <= range.last,
+    )!;
+    return hits.subarray(span.first - range.first, span.last - range.first + 1);
+  });
 }
 
-/** Marks each rowid of a joined list of offsets from `base` in the span that holds it. */
-function markAll(list: string, base: number, spans: RowidSpan[], hits: Uint8Array[]): void {
-  const mark = (rowid: number) => {
-    for (let s = 0; s < spans.length; s++) {
-      const at = rowid - spans[s]!.first;
-      if (at >= 0 && at < hits[s]!.length) hits[s]![at] = 1;
-    }
-  };
+/** Marks each offset of a list SQLite joined with commas. */
+function markAll(list: string, hits: Uint8Array): void {
   let offset = 0;
   for (let i = 0; i < list.length; i++) {
     const c = list.charCodeAt(i);
     if (c === COMMA) {
-      mark(base + offset);
+      hits[offset] = 1;
       offset = 0;
     } else offset = offset * 10 + (c - ZERO);
   }
-  mark(base + offset);
+  hits[offset] = 1;
 }
