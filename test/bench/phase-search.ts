@@ -107,8 +107,8 @@ export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
   const searches: TimedSearch[] = [];
   for (const kind of ['common', 'rare'] as const)
     for (const word of searchWords[kind]) {
-      const search = { reportKey: key, pair: 0, filter: { search: word }, limit: 200 };
-      const rows = await timed(() => page(service, { ...search, countTotal: false }));
+      const search = { reportKey: key, pair: 0, filter: { search: word } };
+      const rows = await timed(() => page(service, { ...search, limit: 200, countTotal: false }));
       const counted = await timed(() => dispatch(service, 'examples:count', search));
       const total = counted.value.ok
         ? (counted.value.value as RequestOutput<'examples:count'>).total
