@@ -12,9 +12,7 @@ export interface RowidSpan {
  * word (see `exactTermsQuery`), as `matchingRowids` gives them.
  */
 export function searchRowids(db: Db, words: string[], spans: RowidSpan[]): Uint8Array[] {
-  const query = exactTermsQuery(db, words);
-  if (query === null) return spans.map((span) => new Uint8Array(span.last - span.first + 1));
-  return matchingRowids(db, query, spans, asksTogether(db, spans));
+  return matchingRowids(db, exactTermsQuery(db, words), spans, asksTogether(db, spans));
 }
 
 /**

@@ -19,7 +19,8 @@ const prepared = new WeakMap<Db, Statements>();
 /**
  * A scratch FTS5 table in the connection's temp schema, tokenized as the index is
  * (`unicode61`, as the migrations create `examples_fts`), so a word is cut and folded by FTS5
- * itself (case, diacritics) exactly as it folds a query's word; and the index's term list.
+ * itself (case, diacritics) exactly as it folds a query's word, each of its terms listed
+ * with its place (a word may be cut into the same term twice); and the index's term list.
  * Temp tables are the connection's own, so a read-only connection has them too.
  */
 function statements(db: Db): Statements {
@@ -27,14 +28,14 @@ function statements(db: Db): Statements {
   if (!found) {
     db.exec(`
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fold
-        USING fts5(word, content='', tokenize='unicode61', detail=none);
+        USING fts5(word, content='', tokenize='unicode61');
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fold_terms
-        USING fts5vocab(temp, search_fold, row);
+        USING fts5vocab(temp, search_fold, instance);
       CREATE VIRTUAL TABLE IF NOT EXISTS temp.examples_fts_terms
         USING fts5vocab(main, examples_fts, row);`);
     found = {
       fold: db.prepare(`INSERT INTO temp.search_fold (rowid, word) VALUES (1, ?)`),
-      folded: db.prepare(`SELECT term FROM temp.search_fold_terms`).pluck(),
+      folded: db.prepare(`SELECT term FROM temp.search_fold_terms ORDER BY offset`).pluck(),
       clear: db.prepare(`INSERT INTO temp.search_fold (search_fold) VALUES ('delete-all')`),
       terms: db
         .prepare(`SELECT term FROM temp.examples_fts_terms WHERE term >= ? AND term < ?`)
@@ -47,10 +48,10 @@ function statements(db: Db): Statements {
 
 /** The index terms a text is cut into, as FTS5 cuts a query's quoted word. */
 function fold(s: Statements, text: string): string[] {
-  s.fold.run(text);
-  const terms = s.folded.all() as string[];
+  // Cleared first, so a fold that failed halfway leaves no row in the way of the next.
   s.clear.run();
-  return terms;
+  s.fold.run(text);
+  return s.folded.all() as string[];
 }
 
 /**
@@ -76,28 +77,40 @@ function termsFrom(s: Statements, prefix: string): string[] | null {
 
 const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-/**
- * The FTS5 query for a search's words, each a prefix (`"word"*`), with a word of one term and
- * few completions asked as an OR of those exact terms instead. It matches the same rows: a
- * prefix matches a text holding any term that begins with it. FTS5 gathers a prefix's matches
- * from every term and every segment into one list before it reads any, while exact terms are
- * read as they are stored: 2–2.5× faster for a common word. A word that FTS5 would cut into
- * several terms, or whose completions are many, stays a prefix. Null when some word begins no
- * term of the index: the search then matches no text.
- */
-export function exactTermsQuery(db: Db, words: string[]): string | null {
-  const s = statements(db);
-  const parts: string[] = [];
-  for (const word of words) {
-    const folded = fold(s, word);
-    const terms = folded.length === 1 ? termsFrom(s, folded[0]!) : null;
-    if (terms && terms.length === 0) return null;
-    // A term asked for as it is must be cut back into itself, or the OR would ask another term.
-    const exact = terms?.every((term) => {
+/** A word as a prefix, as the search asked before: FTS5 cuts and folds it itself. */
+const prefix = (word: string) => `${quoted(word)}*`;
+
+/** One word's part of the query: an OR of its completions, or the word as a prefix. */
+function wordQuery(s: Statements, word: string, folded: string[]): string {
+  const terms = folded.length === 1 ? termsFrom(s, folded[0]!) : null;
+  // A term asked for as it is must be cut back into itself, or the OR would ask another.
+  const exact =
+    terms !== null &&
+    terms.length > 0 &&
+    terms.every((term) => {
       const again = fold(s, term);
       return again.length === 1 && again[0] === term;
     });
-    parts.push(exact ? `(${terms!.map(quoted).join(' OR ')})` : `${quoted(word)}*`);
-  }
-  return parts.join(' AND ');
+  return exact ? `(${terms.map(quoted).join(' OR ')})` : prefix(word);
+}
+
+/**
+ * The FTS5 query for a search's words, each a prefix (`"word"*`), with a word of one term and
+ * a few completions asked as an OR of those exact terms instead. It matches the same rows: a
+ * prefix matches a text holding any term that begins with it. FTS5 gathers a prefix's matches
+ * from every term and every segment into one list before it reads any, while exact terms are
+ * read as they are stored: 2–2.5× faster for a common word. A word that begins no term, or
+ * whose completions are many, stays a prefix. A word FTS5 cuts into no term (a lone combining
+ * mark) is left out, as FTS5 leaves it out of words joined without AND (joined with AND it
+ * would match nothing). A search with a word FTS5 cuts into several terms (a phrase, which it
+ * refuses without positions), or with no word left, is asked as before, and fails or matches
+ * nothing as before.
+ */
+export function exactTermsQuery(db: Db, words: string[]): string {
+  const s = statements(db);
+  const folded = words.map((word) => [word, fold(s, word)] as const);
+  const kept = folded.filter(([, terms]) => terms.length > 0);
+  if (kept.length === 0 || kept.some(([, terms]) => terms.length > 1))
+    return words.map(prefix).join(' ');
+  return kept.map(([word, terms]) => wordQuery(s, word, terms)).join(' AND ');
 }
