@@ -45,13 +45,6 @@ const COMMA = 0x2c;
 const ZERO = 0x30;
 
 /**
- * The widest range asked in one query: its matches are marked in one array over the range,
- * of which only the pages that hold a span are ever written (the memory of the gap between
- * two runs' keys is never touched).
- */
-const MAX_RANGE = 2 ** 27;
-
-/**
  * The examples of each span whose words match an FTS5 query, as one byte per rowid of the span.
  * A prefix query gathers its words' rowids over the whole index before it applies a rowid
  * range, so spans with little between them are asked `together`, in one query over the range
@@ -66,38 +59,47 @@ export function matchingRowids(
   spans: RowidSpan[],
   together: boolean,
 ): Uint8Array[] {
+  const hits = spans.map((span) => new Uint8Array(span.last - span.first + 1));
   const first = Math.min(...spans.map((span) => span.first));
   const last = Math.max(...spans.map((span) => span.last));
-  const asked = together && last - first < MAX_RANGE ? [{ first, last }] : spans;
+  const asked = together ? [{ first, last }] : spans;
   const statement = db
     .prepare(
       `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM examples_fts
        WHERE examples_fts MATCH ? AND rowid BETWEEN ? AND ?`,
     )
     .pluck();
-  const marked = asked.map((range) => {
-    const hits = new Uint8Array(range.last - range.first + 1);
+  for (const range of asked) {
     const list = statement.get(range.first, query, range.first, range.last) as string | null;
-    if (list !== null) markAll(list, hits);
-    return { range, hits };
-  });
-  return spans.map((span) => {
-    const { range, hits } = marked.find(
-      ({ range }) => range.first <= span.first && span.last <= range.last,
-    )!;
-    return hits.subarray(span.first - range.first, span.last - range.first + 1);
-  });
+    if (list !== null) markAll(list, range.first, spans, hits);
+  }
+  return hits;
 }
 
-/** Marks each offset of a list SQLite joined with commas. */
-function markAll(list: string, hits: Uint8Array): void {
+/** The span that holds an offset from `base`, or -1. */
+function spanOf(offset: number, starts: number[], hits: Uint8Array[]): number {
+  for (let s = 0; s < starts.length; s++)
+    if (offset >= starts[s]! && offset - starts[s]! < hits[s]!.length) return s;
+  return -1;
+}
+
+/**
+ * Marks each offset from `base` of a list SQLite joined with commas in the span that holds it.
+ * FTS5 lists rowids in order, so the span of the last one is tried first: one test per offset.
+ */
+function markAll(list: string, base: number, spans: RowidSpan[], hits: Uint8Array[]): void {
+  const starts = spans.map((span) => span.first - base);
+  let s = 0;
   let offset = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list.charCodeAt(i);
-    if (c === COMMA) {
-      hits[offset] = 1;
-      offset = 0;
-    } else offset = offset * 10 + (c - ZERO);
+  for (let i = 0; i <= list.length; i++) {
+    const c = i < list.length ? list.charCodeAt(i) : COMMA;
+    if (c !== COMMA) {
+      offset = offset * 10 + (c - ZERO);
+      continue;
+    }
+    if (s < 0 || offset < starts[s]! || offset - starts[s]! >= hits[s]!.length)
+      s = spanOf(offset, starts, hits);
+    if (s >= 0) hits[s]![offset - starts[s]!] = 1;
+    offset = 0;
   }
-  hits[offset] = 1;
 }
