@@ -178,11 +178,11 @@ describe('the search fill, in its worker', () => {
     const cand = runRowid(db, 'cand');
     unsearchable(db, cand);
     const rows = storedExamples(db, cand).map((e) => ({ ...e, output: `narwhal ${e.example_id}` }));
-    let transactions = 0;
-    // Called as each transaction takes the lock: before the second one, the run is replaced
-    // as the indexer replaces it (new blocks under the same keys, its progress reset).
+    let calls = 0;
+    // After the first batch was read ahead, the run is replaced as the indexer replaces it (new
+    // blocks under the same keys, its progress reset), on the fill's own connection here.
     const now = () => {
-      if (++transactions === 3) {
+      if (++calls === 3) {
         db.prepare(`UPDATE run_texts SET data = ? WHERE run_rowid = ? AND block = 0`).run(
           encodeJsonBlock(rows),
           cand,
@@ -195,6 +195,43 @@ describe('the search fill, in its worker', () => {
     expect(await fillSlice(db, task, new AbortController().signal, now)).toMatchObject({
       more: false,
     });
+    expect(
+      count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"narwhal"'`),
+    ).toBe(20);
+    expect(count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"walrus"'`)).toBe(
+      0,
+    );
+  });
+
+  it('reads a batch again when the run is re-indexed between its read ahead and its transaction', async () => {
+    harness = await searchLibrary(20);
+    const db = harness.service.db;
+    const cand = runRowid(db, 'cand');
+    unsearchable(db, cand);
+    const rows = storedExamples(db, cand).map((e) => ({ ...e, output: `narwhal ${e.example_id}` }));
+    // The fill on its own connection, as in its worker; the indexer writes on another.
+    const fill = openDatabase(db.name);
+    prepareFillConnection(fill);
+    let calls = 0;
+    // The second call comes after the first batch was read ahead, before its transaction.
+    const now = () => {
+      if (++calls === 2) {
+        db.prepare(`UPDATE run_texts SET data = ? WHERE run_rowid = ? AND block = 0`).run(
+          encodeJsonBlock(rows),
+          cand,
+        );
+        unsearchable(db, cand);
+      }
+      return performance.now();
+    };
+    const task = { dbPath: db.name, order: [cand], batch: 7, startBatch: 7, sliceMs: 600_000 };
+    try {
+      expect(await fillSlice(fill, task, new AbortController().signal, now)).toMatchObject({
+        more: false,
+      });
+    } finally {
+      fill.close();
+    }
     expect(
       count(db, `SELECT count(*) FROM examples_fts WHERE examples_fts MATCH '"narwhal"'`),
     ).toBe(20);

@@ -1,6 +1,6 @@
 import type { ParsedInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
-import { matchingRowids } from '../search/matches';
+import { searchRowids } from '../search/matches';
 import { classCode, FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from './codes';
 import type { PairSide } from './compute';
 import { allKey, countLookup } from './counts';
@@ -15,8 +15,13 @@ type Filter = ParsedInput<'examples:page'>['filter'];
  * search has no word characters at all.
  */
 export function ftsQuery(search: string): string | null {
-  const words = search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
+  const words = ftsWords(search);
   return words ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
+/** A search's words, cut as `ftsQuery` cuts them; null when it has none. */
+export function ftsWords(search: string): string[] | null {
+  return search.match(/[\p{L}\p{N}\p{Mn}]+/gu);
 }
 
 /** Marks the rows whose example on this side is marked in `hit` (one byte per rowid of its span). */
@@ -69,8 +74,8 @@ function markIds(view: PairView, text: string, marks: Uint8Array): void {
 function searchMatches(db: Db, view: PairView, search: string): Uint8Array {
   return derived(view, JSON.stringify(['search', search]), () => {
     const marks = new Uint8Array(view.rows);
-    const query = ftsQuery(search);
-    if (query) {
+    const words = ftsWords(search);
+    if (words) {
       const sides = (
         [
           [view.reference, view.refRowids],
@@ -81,7 +86,7 @@ function searchMatches(db: Db, view: PairView, search: string): Uint8Array {
           !!side[0] && side[0].firstRowid !== null && side[0].lastRowid !== null,
       );
       const spans = sides.map(([side]) => ({ first: side.firstRowid!, last: side.lastRowid! }));
-      const hits = spans.length > 0 ? matchingRowids(db, query, spans) : [];
+      const hits = spans.length > 0 ? searchRowids(db, words, spans) : [];
       sides.forEach(([side, rowids], i) => markRowids(view, side, rowids, hits[i]!, marks));
     }
     markIds(view, search.trim(), marks);

@@ -79,13 +79,143 @@ function nextBatch(batch: number, ms: number): number {
   );
 }
 
+/** One run's part of a transaction: its keys in (from, to] with their texts, read. */
+interface Part {
+  run: number;
+  from: number;
+  to: number;
+  /** The run's last key: the part that reaches it makes the run searchable. */
+  hi: number;
+  texts: [key: number, input: string, output: string][];
+  /** Examples whose texts cannot be read: done, with no words. */
+  unreadable: number;
+}
+
+/** A batch read ahead, outside the lock, and the state of the database it was read in. */
+interface ReadAhead {
+  parts: Part[];
+  stamp: string;
+}
+
+/**
+ * The fill's batches on one connection: read (the runs' state and texts), then written (the
+ * words and the runs' progress). A batch is read ahead while the lock is free, and written as
+ * read if nothing was written to the database since; else it is read again inside the
+ * transaction.
+ */
+class Batches {
+  private readonly state;
+  private readonly insert;
+  private readonly advance;
+  /**
+   * Kept across transactions, so a block is decoded once however the batches cut it, with
+   * where each run's last written batch ended.
+   */
+  private reader;
+  private readonly reachedTo = new Map<number, number>();
+  private readonly changes;
+
+  constructor(
+    private readonly db: Db,
+    private readonly order: number[],
+  ) {
+    // A run still in example rows waits for the conversion (texts/convert.ts), which resets it.
+    this.state = db.prepare(
+      `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
+       WHERE run_rowid = @run AND ready = 0 AND NOT EXISTS (SELECT 1 FROM examples WHERE run_rowid = @run)`,
+    );
+    this.insert = db.prepare(`INSERT INTO examples_fts (rowid, input, output) VALUES (?, ?, ?)`);
+    this.advance = db.prepare(
+      `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
+    );
+    this.changes = db.prepare(`SELECT total_changes()`).pluck();
+    this.reader = new TextReader(db);
+  }
+
+  /**
+   * Changes when anything is written: `data_version` when another connection commits (the
+   * indexer, the service), `total_changes()` when this one writes (it is the service's own in
+   * tests).
+   */
+  private stamp(): string {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    return `${version}:${this.changes.get() as number}`;
+  }
+
+  /**
+   * The next batch: up to `batch` keys from the runs in order, with their texts. One whose
+   * texts cannot be read (its source changed or vanished before the archive copied it) has no
+   * words to index: it counts as done and is not found until its run is re-indexed.
+   */
+  private read(batch: number): Part[] {
+    let budget = batch;
+    const parts: Part[] = [];
+    for (const run of this.order) {
+      if (budget <= 0) break;
+      const s = this.state.get({ run }) as RunState | undefined;
+      if (!s) continue;
+      const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
+      const hi = s.hi ?? from;
+      const to = Math.min(hi, from + budget);
+      // A run re-indexed since our last batch (its progress reset by the indexer) has new
+      // blocks under the same keys: what the reader kept of it is stale.
+      if (this.reachedTo.has(run) && this.reachedTo.get(run) !== s.indexed_to) this.forget();
+      const part: Part = { run, from, to, hi, texts: [], unreadable: 0 };
+      for (let key = from + 1; key <= to; key++) {
+        const text = this.reader.text(key);
+        if (!text) continue;
+        if (text.unavailable) part.unreadable++;
+        else part.texts.push([key, text.input, text.output]);
+      }
+      parts.push(part);
+      budget -= Math.max(1, to - from);
+    }
+    return parts;
+  }
+
+  /** Drops the blocks the reader kept: read across another connection's commit, maybe stale. */
+  private forget(): void {
+    this.reader = new TextReader(this.db);
+  }
+
+  /** The next batch, read outside the lock; null when something was written meanwhile. */
+  readAhead(batch: number): ReadAhead | null {
+    const stamp = this.stamp();
+    const parts = this.read(batch);
+    if (this.stamp() === stamp) return { parts, stamp };
+    this.forget();
+    return null;
+  }
+
+  /**
+   * Inside the transaction: writes the batch read ahead if nothing was written since, else
+   * reads one now. False when no run was left.
+   */
+  write(ahead: ReadAhead | null, batch: number): boolean {
+    let parts = ahead?.parts;
+    if (!ahead || this.stamp() !== ahead.stamp) {
+      if (ahead) this.forget();
+      parts = this.read(batch);
+    }
+    for (const part of parts!) {
+      let changes = part.unreadable;
+      for (const [key, input, output] of part.texts)
+        changes += this.insert.run(key, input, output).changes;
+      this.advance.run(part.to, changes, part.to >= part.hi ? 1 : 0, part.run);
+      this.reachedTo.set(part.run, part.to);
+    }
+    return parts!.length > 0;
+  }
+}
+
 /**
  * Indexes the words of the runs in `order` on this connection (the search worker's own), one
  * batch of examples per transaction, from one run or several small ones, each run's progress
  * in the same transaction, so a crash or a cancel resumes where the last batch ended. Each
- * batch reads its runs' state inside its transaction, so a run re-indexed in between (its
- * progress reset by the indexer) simply starts over. Rests between batches so that another
- * writer, and a cancel, get in.
+ * batch is read during the rest before its transaction (reading the texts back was ~40% of the
+ * fill's time, which the lock need not cover) and checked in it: a run re-indexed meanwhile
+ * (its progress reset by the indexer) is read again as it now is, or simply starts over. Rests
+ * between batches so that another writer, and a cancel, get in.
  */
 export async function fillSlice(
   db: Db,
@@ -93,91 +223,45 @@ export async function fillSlice(
   signal: AbortSignal,
   now: () => number = () => performance.now(),
 ): Promise<FillResult> {
-  // A run still in example rows waits for the conversion (texts/convert.ts), which resets it.
-  const state = db.prepare(
-    `SELECT indexed_to, first_rowid AS lo, last_rowid AS hi FROM run_search
-     WHERE run_rowid = @run AND ready = 0 AND NOT EXISTS (SELECT 1 FROM examples WHERE run_rowid = @run)`,
-  );
-  const insert = db.prepare(`INSERT INTO examples_fts (rowid, input, output) VALUES (?, ?, ?)`);
-  /**
-   * The examples with keys in (from, to], read from their blocks: how many were done. One
-   * whose texts cannot be read (its source changed or vanished before the archive copied it)
-   * has no words to index: it counts as done and is not found until its run is re-indexed.
-   */
-  const insertKeys = (reader: TextReader, from: number, to: number): number => {
-    let changes = 0;
-    for (let key = from + 1; key <= to; key++) {
-      const text = reader.text(key);
-      if (!text) continue;
-      changes += text.unavailable ? 1 : insert.run(key, text.input, text.output).changes;
-    }
-    return changes;
-  };
-  const advance = db.prepare(
-    `UPDATE run_search SET indexed_to = ?, done = done + ?, ready = ? WHERE run_rowid = ?`,
-  );
+  const batches = new Batches(db, task.order);
   const checkpoint = db.prepare(`PRAGMA wal_checkpoint(PASSIVE)`);
   let batch = task.batch ?? task.startBatch;
-  /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
-  let locked = 0;
-  /**
-   * Kept across transactions, so a block is decoded once however the batches cut it, with
-   * where each run's last batch ended.
-   */
-  let reader = new TextReader(db);
-  const reachedTo = new Map<number, number>();
-  /** One transaction: up to `batch` keys from the runs in order. False when none is left. */
-  const step = (): boolean => {
-    locked = now();
-    let budget = batch;
-    let any = false;
-    for (const run of task.order) {
-      if (budget <= 0) break;
-      const s = state.get({ run }) as RunState | undefined;
-      if (!s) continue;
-      any = true;
-      const from = s.lo === null ? 0 : Math.max(s.indexed_to, s.lo - 1);
-      const hi = s.hi ?? from;
-      const to = Math.min(hi, from + budget);
-      // A run re-indexed since our last batch (its progress reset) has new blocks under the
-      // same keys: what the reader kept of it is stale.
-      if (reachedTo.has(run) && reachedTo.get(run) !== s.indexed_to) reader = new TextReader(db);
-      const changes = to > from ? insertKeys(reader, from, to) : 0;
-      advance.run(to, changes, to >= hi ? 1 : 0, run);
-      reachedTo.set(run, to);
-      budget -= Math.max(1, to - from);
-    }
-    return any;
-  };
   const pause = async () => {
     await sleep(10);
     if (signal.aborted) throw new CancelledError();
   };
   const started = now();
-  let transactions = 0;
-  let longestHoldMs = 0;
-  let longHolds = 0;
+  const result: FillResult = { more: true, batch, transactions: 0, longestHoldMs: 0, longHolds: 0 };
+  let restUntil = 0;
   for (;;) {
     if (signal.aborted) throw new CancelledError();
+    const ahead = batches.readAhead(batch);
+    // What reading ahead left of the rest after the last transaction.
+    await sleep(Math.max(0, restUntil - now()));
+    if (signal.aborted) throw new CancelledError();
+    /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
+    let locked = 0;
     let committed = 0;
-    let held = 0;
     const more = await untilWritable(() => {
-      const any = db.transaction(step).immediate();
+      const any = db
+        .transaction(() => {
+          locked = now();
+          return batches.write(ahead, batch);
+        })
+        .immediate();
       committed = now();
-      // Up to the commit: what another writer may have waited for.
-      held = committed - locked;
-      longestHoldMs = Math.max(longestHoldMs, held);
-      if (held > LONG_HOLD_MS) longHolds++;
-      if (task.batch === null) batch = nextBatch(batch, held);
       return any;
     }, pause);
-    transactions++;
+    // Up to the commit: what another writer may have waited for.
+    const held = committed - locked;
+    result.longestHoldMs = Math.max(result.longestHoldMs, held);
+    if (held > LONG_HOLD_MS) result.longHolds++;
+    if (task.batch === null) batch = nextBatch(batch, held);
+    result.transactions++;
     checkpoint.run();
-    if (!more) return { more: false, batch, transactions, longestHoldMs, longHolds };
-    if (now() - started >= task.sliceMs)
-      return { more: true, batch, transactions, longestHoldMs, longHolds };
+    if (!more || now() - started >= task.sliceMs) return { ...result, more, batch };
     // The checkpoint left the lock free too.
-    await sleep(Math.max(0, restAfter(held) - (now() - committed)));
+    restUntil = committed + restAfter(held);
   }
 }
 
