@@ -4,7 +4,7 @@ import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
 import { checkImportedRuns } from './limits';
 import { prepareExamples, type PreparedExamples } from './prepare';
-import { locatableFile, locateRuns } from './locate-runs';
+import { locatableFile, locateRuns, namedLocatableFiles, statUnitFiles } from './locate-runs';
 import { ImportProblem, type SourceUnit } from './types';
 
 export interface ImportTask {
@@ -61,13 +61,20 @@ export async function importUnitFile(
     // A file whose texts may stay in it is read once, for its hash and to locate them; read
     // before the second stat, so a change meanwhile is caught like any other.
     const source = locatableFile(unit, stat);
+    // A unit of several files (lm-eval) may have a run whose texts all came from one of them:
+    // that file is stamped as it was before anything was read, and read for locating before
+    // the second stat, like a single file.
+    const fileStats = statUnitFiles(unit);
     sha256 = source
       ? sha256FileBytes(unit.files[0]!, source.bytes)
       : await sha256Files(unit.files, signal);
+    const named = new Map<ImportedRun, string>();
     const outcome = await importUnit(unit, {
       signal,
       read: source ? { bytes: source.bytes, mtimeMs: stat.mtimeMs } : undefined,
+      onTextsFile: (run, file) => named.set(run, file),
     });
+    const runFiles = namedLocatableFiles(named, fileStats);
     const after = statUnit(unit);
     if (after.size !== stat.size || after.mtimeMs !== stat.mtimeMs) {
       return {
@@ -91,8 +98,8 @@ export async function importUnitFile(
       status: 'imported',
       importer: outcome.importer,
       runs: outcome.runs,
-      prepared: locateRuns(outcome.runs, source).map(([run, located]) =>
-        prepareExamples(run, located),
+      prepared: locateRuns(outcome.runs, (run) => source ?? runFiles.get(run)).map(
+        ([run, located]) => prepareExamples(run, located),
       ),
       stat,
       sha256,

@@ -22,7 +22,8 @@ export interface LocatableFile {
  * Whether a unit's texts may be left in its file (docs/architecture.md, "Texts: located, then
  * archived"): one plain local JSON or JSON Lines file, which outlives indexing. Objects fetched
  * from a store are temporary copies, and zips, compressed streams, CSV and multi-file units
- * hold no text literal at a fixed place, so their texts go into json blocks.
+ * hold no text literal at a fixed place, so their texts go into json blocks (an lm-eval run
+ * whose importer names its one samples file is located there: `namedLocatableFiles`).
  */
 export function isLocatable(unit: SourceUnit): boolean {
   return (
@@ -41,15 +42,66 @@ export function locatableFile(unit: SourceUnit, stat: UnitStat): LocatableFile |
   };
 }
 
-/** Each run with where its examples' texts lie in the file, when there is a file to look in. */
+/**
+ * The stat of each file of an lm-eval unit, taken before any is read: the stamps of the
+ * samples files its importer may name as holding a run's texts. Null for any other unit, and
+ * for objects fetched from a store (temporary copies).
+ */
+export function statUnitFiles(unit: SourceUnit): Map<string, UnitStat> | null {
+  if (unit.kind !== 'lm-eval' || unit.source !== undefined) return null;
+  return new Map(
+    unit.files.map((file) => {
+      const { size, mtimeMs } = fs.statSync(file);
+      return [file, { size, mtimeMs }];
+    }),
+  );
+}
+
+/**
+ * The file each run's texts may be located in, from the files the importer named (`named`):
+ * a plain JSON or JSON Lines file of the unit, stat'ed in `stats` before it was read and no
+ * larger than a file read whole. Each is read once, whatever the number of its runs.
+ */
+export function namedLocatableFiles(
+  named: ReadonlyMap<ImportedRun, string>,
+  stats: ReadonlyMap<string, UnitStat> | null,
+): Map<ImportedRun, LocatableFile> {
+  const files = new Map<string, LocatableFile | null>();
+  const byRun = new Map<ImportedRun, LocatableFile>();
+  for (const [run, file] of named) {
+    if (!files.has(file)) {
+      const stat = stats?.get(file);
+      const plain = ['.json', '.jsonl'].includes(path.extname(file).toLowerCase());
+      files.set(
+        file,
+        stat && plain && stat.size <= LOCATE_WHOLE_MAX_BYTES
+          ? {
+              bytes: fs.readFileSync(file),
+              stamp: { path: path.resolve(file), size: stat.size, mtimeMs: stat.mtimeMs },
+            }
+          : null,
+      );
+    }
+    const located = files.get(file);
+    if (located) byRun.set(run, located);
+  }
+  return byRun;
+}
+
+/**
+ * Each run with where its examples' texts lie in its file, when there is a file to look in
+ * (`fileOf`): one locator per file, which keeps what it learnt of the file across its runs.
+ */
 export function locateRuns(
   runs: ImportedRun[],
-  file: LocatableFile | null,
+  fileOf: (run: ImportedRun) => LocatableFile | null | undefined,
 ): [ImportedRun, { stamp: SourceStamp; located: LocatedTexts[] } | null][] {
-  if (!file) return runs.map((run) => [run, null]);
-  const locator = new TextLocator();
-  return runs.map((run) => [
-    run,
-    { stamp: file.stamp, located: locator.locate(file.bytes, 0, run.examples) },
-  ]);
+  const locators = new Map<LocatableFile, TextLocator>();
+  return runs.map((run) => {
+    const file = fileOf(run);
+    if (!file) return [run, null];
+    let locator = locators.get(file);
+    if (!locator) locators.set(file, (locator = new TextLocator()));
+    return [run, { stamp: file.stamp, located: locator.locate(file.bytes, 0, run.examples) }];
+  });
 }

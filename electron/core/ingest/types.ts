@@ -32,6 +32,11 @@ export interface ImportContext {
    * JSON file is not read again; `mtimeMs` is from the stat taken before it was read.
    */
   read?: { bytes: Buffer; mtimeMs: number };
+  /**
+   * Told of a run whose examples were all read from one file of the unit other than the one
+   * `read` holds (an lm-eval samples file), so its texts may be left in that file.
+   */
+  onTextsFile?(run: ImportedRun, file: string): void;
 }
 
 export type ImportOutcome =

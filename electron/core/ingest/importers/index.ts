@@ -37,7 +37,7 @@ export const importerVersions: Record<string, string> = {
   mechlens: '2',
   reps: '3',
   inspect: '3',
-  'lm-eval': '2',
+  'lm-eval': '3',
   lighteval: '2',
   promptfoo: '2',
   jsonl: '2',

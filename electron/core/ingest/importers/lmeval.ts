@@ -95,6 +95,15 @@ interface SamplesRead {
   warnings: string[];
 }
 
+/**
+ * Tells the indexer which samples file a run's examples came from when there is exactly one,
+ * so their texts may be left in it; examples merged from several files lie in none of them.
+ */
+function withTextsFile(ctx: ImportContext, files: string[], run: ImportedRun): ImportedRun {
+  if (files.length === 1 && run.examples.length > 0) ctx.onTextsFile?.(run, files[0]!);
+  return run;
+}
+
 async function readSamples(
   files: string[],
   hints: TaskHints,
@@ -271,7 +280,7 @@ async function taskRun(
   const { alias: _alias, ...reported } = metrics;
   const fields = new Set(examples.flatMap((example) => Object.keys(example.fields)));
   const identity = `${dateId ?? started ?? resultsFile}|${modelId}|${JSON.stringify(modelArgs)}|${task}`;
-  return {
+  return withTextsFile(ctx, samples.files ?? [], {
     runId: `lm-eval-${sha256Text(identity).slice(0, 24)}`,
     format: 'lm-eval',
     formatVersion: str(doc.lm_eval_version),
@@ -304,7 +313,7 @@ async function taskRun(
       ...coverageWarnings(doc, task, samples.files !== undefined, isGroup, examples.length),
     ],
     examples,
-  };
+  });
 }
 
 async function importResults(
@@ -346,7 +355,7 @@ async function importOrphanSamples(unit: SourceUnit, ctx: ImportContext): Promis
     );
     const settings = emptySettings();
     settings.config = { task };
-    runs.push({
+    const run: ImportedRun = {
       runId: `lm-eval-${sha256Text(`samples only|${locationOf(file)}`).slice(0, 24)}`,
       format: 'lm-eval',
       formatVersion: null,
@@ -367,7 +376,8 @@ async function importOrphanSamples(unit: SourceUnit, ctx: ImportContext): Promis
         ...warnings,
       ],
       examples: [...merger.docs.values()],
-    });
+    };
+    runs.push(withTextsFile(ctx, [file], run));
   }
   return runs;
 }
