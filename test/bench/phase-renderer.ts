@@ -82,8 +82,11 @@ async function startTrace(page: Page): Promise<{ cdp: CDPSession; events: unknow
   const events: unknown[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
-  // Starting V8's profiler is itself a long task (~80 ms of CPU): let it end before the step.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  // Starting V8's profiler is itself a long task (~80 ms of CPU), run the next time the page
+  // enters JavaScript: make that happen now, and let the task's entry reach the observer before
+  // the step clears the list.
+  await page.evaluate(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 200));
   return { cdp, events };
 }
 
