@@ -24,6 +24,8 @@ export interface RendererArgs {
    * Performance panel: which task ran what, and each task's CPU time beside its wall time.
    */
   traceFile?: string;
+  /** The same for the long scroll of the explorer: which rows' render, style, layout or paint. */
+  scrollTraceFile?: string;
 }
 
 export interface Interaction {
@@ -80,6 +82,11 @@ async function startTrace(page: Page): Promise<{ cdp: CDPSession; events: unknow
   const events: unknown[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+  // Starting V8's profiler is itself a long task (~80 ms of CPU), run the next time the page
+  // enters JavaScript: make that happen now, and let the task's entry reach the observer before
+  // the step clears the list.
+  await page.evaluate(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 200));
   return { cdp, events };
 }
 
@@ -181,8 +188,9 @@ async function session(
   url: string,
   indexDir: string,
   out: Interaction[],
-  traceFile: string | undefined,
+  traces: Pick<RendererArgs, 'traceFile' | 'scrollTraceFile'>,
 ): Promise<void> {
+  const { traceFile, scrollTraceFile } = traces;
   const settle = settler(page);
   const step = async (label: string, action: () => Promise<void>) => {
     reportProgress({ phase: `step ${out.length + 1}: ${label}`, done: 0, total: null });
@@ -231,6 +239,7 @@ async function session(
   const header = () => page.getByRole('button', { name: /^Output changed/ }).dispatchEvent('click');
   await step('sort by output changed', header);
   await step('sort by output changed, descending', header);
+  const scrollTrace = scrollTraceFile ? await startTrace(page) : null;
   await step(
     `scroll until ${n(SCROLL_ROWS)} rows are loaded (${SCROLL_ROWS / 200} pages)`,
     async () => {
@@ -246,6 +255,7 @@ async function session(
       }
     },
   );
+  if (scrollTrace && scrollTraceFile) await endTrace(scrollTrace, scrollTraceFile);
   await step('select a row, then the next one (j)', async () => {
     await page.locator('.vbody [role="row"]:not(.vhead)').first().click();
     await page.keyboard.press('j');
@@ -294,7 +304,7 @@ export async function rendererPhase(args: RendererArgs): Promise<RendererResult>
   try {
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.addInitScript(OBSERVER);
-    await session(page, server.url, indexed.dir, interactions, args.traceFile);
+    await session(page, server.url, indexed.dir, interactions, args);
     return { interactions, error: null };
   } catch (error) {
     return { interactions, error: `the session stopped: ${String(error).split('\n')[0]}` };

@@ -23,17 +23,10 @@ const ROW_HEIGHT = 30;
 const HEADER_HEIGHT = 40;
 /** Rows rendered beyond each edge of the view: enough for a wheel step, few enough to paint. */
 const OVERSCAN = 8;
-/**
- * Rows are keyed by slot, not by index: the rows in view are consecutive and fewer than this,
- * so slots never collide, and a row scrolled out hands its DOM to the row scrolled in, which
- * React updates in place instead of removing one row and building another.
- */
-const SLOTS = 512;
 
 interface RowProps {
   row: Row<PairRow>;
   index: number;
-  start: number;
   selected: boolean;
   template: string;
   /** The table's columns: a change of columns re-renders the row even if its data is the same. */
@@ -49,7 +42,6 @@ function sameRow(a: RowProps, b: RowProps): boolean {
   return (
     a.row.original === b.row.original &&
     a.index === b.index &&
-    a.start === b.start &&
     a.selected === b.selected &&
     a.template === b.template &&
     a.columns === b.columns &&
@@ -61,24 +53,13 @@ function sameRow(a: RowProps, b: RowProps): boolean {
  * One grid row. Memoized on what it shows: a scroll re-renders only the rows that came into
  * view, and a page arriving below the view re-renders none of them.
  */
-const GridRow = memo(function GridRow({
-  row,
-  index,
-  start,
-  selected,
-  template,
-  onSelect,
-}: RowProps) {
+const GridRow = memo(function GridRow({ row, index, selected, template, onSelect }: RowProps) {
   return (
     <div
       role="row"
       aria-selected={selected}
       className={selected ? 'vrow selected' : 'vrow'}
-      style={{
-        gridTemplateColumns: template,
-        transform: `translateY(${start}px)`,
-        height: ROW_HEIGHT,
-      }}
+      style={{ gridTemplateColumns: template, height: ROW_HEIGHT }}
       onClick={() => onSelect(index)}
     >
       {row.getVisibleCells().map((cell) => (
@@ -228,6 +209,10 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // The sticky header sits above the rows inside the same scroller.
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
+    // A scroll's rows render in a task of their own, not inside the scroll event: the event's
+    // task already holds the frame's style, layout and paint, and both together made one task
+    // over 50 ms.
+    useFlushSync: false,
   });
   const items = virtual.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -254,6 +239,7 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   const widths = fitWidths(sized, view.width);
   const template = widths.map((w) => `${w}px`).join(' ');
   const tableRows = table.getRowModel().rows;
+  const windowTop = (items[0]?.start ?? HEADER_HEIGHT) - HEADER_HEIGHT;
   return (
     <div
       id={props.id}
@@ -280,22 +266,27 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
             />
           ))}
           <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-            {items.map((item) => {
-              const row = tableRows[item.index - first];
-              if (!row) return null;
-              return (
-                <GridRow
-                  key={item.index % SLOTS}
-                  row={row}
-                  index={item.index}
-                  start={item.start - HEADER_HEIGHT}
-                  selected={item.index === selected}
-                  template={template}
-                  columns={leafColumns}
-                  onSelect={onSelect}
-                />
-              );
-            })}
+            {/* The rows in view lie one after another in a window moved as a whole: a row placed
+                on its own (a transform each) is restyled whenever it moves, and Chromium's cost
+                of styling rows at ever new offsets grew with every step until its next garbage
+                collection, up to 30 ms a frame. */}
+            <div className="vwindow" style={{ transform: `translateY(${windowTop}px)` }}>
+              {items.map((item) => {
+                const row = tableRows[item.index - first];
+                if (!row) return null;
+                return (
+                  <GridRow
+                    key={item.index}
+                    row={row}
+                    index={item.index}
+                    selected={item.index === selected}
+                    template={template}
+                    columns={leafColumns}
+                    onSelect={onSelect}
+                  />
+                );
+              })}
+            </div>
           </div>
           {rows.length === 0 && !loading ? (
             <p className="muted pad">No examples match these filters.</p>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { useApp } from '../../store';
@@ -117,13 +117,17 @@ export function usePairPages(
           }, SEARCH_RETRY_MS);
           return;
         }
-        setLoaded((current) => ({
-          query,
-          rows: previous.append(page.rows),
-          total: current?.query === query ? current.total : null,
-          next: page.next,
-          searchPending: null,
-        }));
+        // A page is rendered in a transition, in slices React can pause for a scroll's frame:
+        // the grid's rows in view do not change with it, only its height and what loads next.
+        startTransition(() =>
+          setLoaded((current) => ({
+            query,
+            rows: previous.append(page.rows),
+            total: current?.query === query ? current.total : null,
+            next: page.next,
+            searchPending: null,
+          })),
+        );
       } finally {
         if (inFlight.current === mine) inFlight.current = null;
       }
