@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RequestOutput } from '../../shared/contract';
+import { sweepPairFiles } from './compare/pair-files';
 import { ComparisonRunner } from './compare/runner';
 import { closeLibrary, openLibrary, type Db } from './db/open';
 import { EventHub } from './events';
@@ -125,6 +126,8 @@ export class PairwiseService {
       sliceMs: options.archiveSliceMs,
       log: this.log,
     });
+    // Before any comparison can be saving: files a crash left without a row.
+    sweepPairFiles(this.db);
     this.compare = new ComparisonRunner(
       this.db,
       path.resolve(options.dbPath),

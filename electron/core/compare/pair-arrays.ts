@@ -4,8 +4,8 @@ import { pairCounts } from './counts';
 import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
 
 /**
- * A compared pair's explorer data: one row of `pair_arrays`, every per-example value in a
- * typed array indexed by the example's position k. Positions follow the example ids in UTF-8
+ * A compared pair's explorer data: one row of `pair_arrays` and its file (pair-files.ts), every
+ * per-example value in a typed array indexed by the example's position k. Positions follow the example ids in UTF-8
  * byte order (SQLite's BINARY order, the explorer's tie-break), so "by example id" is "by k".
  * Arrays are stored in the machine's byte order (little-endian everywhere Pairwise runs).
  */
@@ -34,7 +34,10 @@ export interface PairArrays {
   counts: Record<string, number>;
 }
 
-/** The columns of a `pair_arrays` row other than its report and pair. */
+/**
+ * A pair as stored: its `pair_arrays` row's metadata (other than its report, pair and file) and
+ * the arrays its file holds.
+ */
 export interface StoredPairArrays {
   rows: number;
   criteria: string;
@@ -158,7 +161,7 @@ function concat<T extends Uint8Array | Float64Array>(
   return out;
 }
 
-/** A pair's rows as the columns of its `pair_arrays` row. */
+/** A pair's rows as stored: its row's metadata and its file's arrays. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
   const order = byteOrder(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;

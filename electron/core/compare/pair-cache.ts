@@ -1,6 +1,7 @@
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
 import { decodePair, EMPTY_PAIR, type PairArrays, type StoredPairArrays } from './pair-arrays';
+import { readPairFile, type PairSections } from './pair-files';
 
 /** A small least-recently-used map: what was asked for last is dropped last. */
 export class Lru<V> {
@@ -42,6 +43,32 @@ const DERIVED_KEPT = 16;
 
 const cache = new WeakMap<Db, Lru<PairView>>();
 
+const NOT_CACHED = 'That comparison is no longer cached: run it again.';
+
+type PairRow = Omit<StoredPairArrays, keyof PairSections> & { file: string; bytes: number };
+
+/**
+ * The pair's row and its file, read in one go. A missing or damaged file answers as a dropped
+ * report does: never rows that are not the pair's.
+ */
+function readPair(db: Db, reportId: number, pair: number): PairArrays {
+  const row = db
+    .prepare(
+      `SELECT rows, criteria, ref_run_rowid, ref_first, ref_last, cand_run_rowid, cand_first,
+         cand_last, file, bytes, counts
+       FROM pair_arrays WHERE report_id = ? AND pair = ?`,
+    )
+    .get(reportId, pair) as PairRow | undefined;
+  if (!row) return EMPTY_PAIR;
+  const sections = readPairFile(db, row.file, row.bytes);
+  if (!sections) throw new NotFoundError(NOT_CACHED);
+  try {
+    return decodePair({ ...row, ...sections });
+  } catch {
+    throw new NotFoundError(NOT_CACHED);
+  }
+}
+
 /**
  * The arrays of one pair of a cached report, decoded once and kept for the next requests. A
  * saved report never changes, and one saved again under the same key is a new row (a row id
@@ -50,27 +77,17 @@ const cache = new WeakMap<Db, Lru<PairView>>();
 export function openPair(db: Db, reportKey: string, pair: number): PairView {
   const report = db.prepare(`SELECT id, created_at FROM reports WHERE key = ?`).get(reportKey) as
     { id: number; created_at: string } | undefined;
-  if (!report) throw new NotFoundError('That comparison is no longer cached: run it again.');
+  if (!report) throw new NotFoundError(NOT_CACHED);
   let pairs = cache.get(db);
   if (!pairs) {
     pairs = new Lru<PairView>(PAIRS_KEPT);
     cache.set(db, pairs);
   }
-  return pairs.get(JSON.stringify([report.id, report.created_at, reportKey, pair]), () => {
-    const row = db
-      .prepare(
-        `SELECT rows, criteria, ref_run_rowid, ref_first, ref_last, cand_run_rowid, cand_first,
-           cand_last, example_ids, id_offsets, ref_rowids, cand_rowids, flags, classes, deltas,
-           counts
-         FROM pair_arrays WHERE report_id = ? AND pair = ?`,
-      )
-      .get(report.id, pair) as StoredPairArrays | undefined;
-    return {
-      ...(row ? decodePair(row) : EMPTY_PAIR),
-      reportId: report.id,
-      memo: new Lru<unknown>(DERIVED_KEPT),
-    };
-  });
+  return pairs.get(JSON.stringify([report.id, report.created_at, reportKey, pair]), () => ({
+    ...readPair(db, report.id, pair),
+    reportId: report.id,
+    memo: new Lru<unknown>(DERIVED_KEPT),
+  }));
 }
 
 /** A value derived from a pair (a sort order, a filter's matches), made once while it is kept. */

@@ -5,6 +5,7 @@ import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
 import { encodePair } from './pair-arrays';
+import { pairFileIntact, removePairFiles, writePairFile } from './pair-files';
 
 /**
  * Bumped when reports of the same runs change without a new checker version (2: errored
@@ -44,13 +45,31 @@ export function reportKey(db: Db, task: Omit<CompareTask, 'dbPath'>): string {
   return createHash('sha256').update(material).digest('hex');
 }
 
+/**
+ * The cached report, or null when there is none or a pair file of it is missing or damaged:
+ * the explorer could not show that pair, so the report is computed and saved again.
+ */
 export function readReport(
   db: Db,
   key: string,
 ): { key: string; createdAt: string; report: Report } | null {
-  const row = db.prepare(`SELECT report, created_at FROM reports WHERE key = ?`).get(key) as
-    { report: string; created_at: string } | undefined;
-  return row ? { key, createdAt: row.created_at, report: JSON.parse(row.report) as Report } : null;
+  const row = db.prepare(`SELECT id, report, created_at FROM reports WHERE key = ?`).get(key) as
+    { id: number; report: string; created_at: string } | undefined;
+  if (!row) return null;
+  const files = db
+    .prepare(`SELECT file, bytes FROM pair_arrays WHERE report_id = ?`)
+    .all(row.id) as { file: string; bytes: number }[];
+  if (!files.every(({ file, bytes }) => pairFileIntact(db, file, bytes))) return null;
+  return { key, createdAt: row.created_at, report: JSON.parse(row.report) as Report };
+}
+
+function filesOf(db: Db, where: string, value: string | number): string[] {
+  return db
+    .prepare(
+      `SELECT file FROM pair_arrays WHERE report_id IN (SELECT id FROM reports WHERE ${where})`,
+    )
+    .pluck()
+    .all(value) as string[];
 }
 
 /**
@@ -60,10 +79,13 @@ export function readReport(
 export type Checkpoint = () => Promise<void>;
 
 /**
- * The report and each pair's arrays land in one transaction, written by the compare worker on
+ * The report and each pair's row land in one transaction, written by the compare worker on
  * its own connection so the service's thread never waits on the save: a cancelled or crashed
- * job leaves nothing. The last checkpoint comes right before the commit. Old reports
- * are dropped afterwards by `pruneReports`, so the commit never waits on deleting them.
+ * job leaves no row. Each pair's arrays go to a file first (pair-files.ts), renamed into place
+ * before the commit; a rolled-back save removes its files, and a crash leaves orphans that the
+ * next open sweeps. The files of a report saved again under the same key are removed after the
+ * commit. The last checkpoint comes right before the commit. Old reports are dropped afterwards
+ * by `pruneReports`, so the commit never waits on deleting them.
  */
 export async function writeReport(
   db: Db,
@@ -73,7 +95,10 @@ export async function writeReport(
   checkpoint: Checkpoint = () => Promise.resolve(),
 ): Promise<void> {
   await begin(db, checkpoint);
+  const written: string[] = [];
+  let replaced: string[];
   try {
+    replaced = filesOf(db, 'key = ?', key);
     db.prepare(`DELETE FROM reports WHERE key = ?`).run(key);
     const reportId = Number(
       db
@@ -93,14 +118,16 @@ export async function writeReport(
     for (const runId of runIds) insertRun.run(key, runId);
     for (const rows of result.pairs) {
       await checkpoint();
-      writePair(db, reportId, rows);
+      writePair(db, reportId, rows, written);
     }
     await checkpoint();
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
+    removePairFiles(db, written);
     throw error;
   }
+  removePairFiles(db, replaced);
 }
 
 /**
@@ -122,13 +149,16 @@ export async function pruneReports(
   const drop = db.prepare(`DELETE FROM reports WHERE id = ?`);
   for (const id of stale) {
     await begin(db, checkpoint);
+    let files: string[];
     try {
+      files = filesOf(db, 'id = ?', id);
       drop.run(id);
       db.exec('COMMIT');
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       throw error;
     }
+    removePairFiles(db, files);
   }
   return stale.length;
 }
@@ -143,14 +173,33 @@ async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
   await untilWritable(() => db.exec('BEGIN IMMEDIATE'), checkpoint);
 }
 
-/** One row per pair: its per-example values as typed arrays (pair-arrays.ts). */
-function writePair(db: Db, reportId: number, rows: PairRows): void {
+/**
+ * One row per pair naming the file of its per-example values as typed arrays (pair-arrays.ts,
+ * pair-files.ts). The file's name joins `written` before the row is inserted, so a failed save
+ * removes it too.
+ */
+function writePair(db: Db, reportId: number, rows: PairRows, written: string[]): void {
+  const stored = encodePair(rows);
+  const { file, bytes } = writePairFile(db, reportId, rows.pair, stored);
+  written.push(file);
   db.prepare(
     `INSERT INTO pair_arrays (report_id, pair, rows, criteria, ref_run_rowid, ref_first, ref_last,
-       cand_run_rowid, cand_first, cand_last, example_ids, id_offsets, ref_rowids, cand_rowids,
-       flags, classes, deltas, counts)
+       cand_run_rowid, cand_first, cand_last, file, bytes, counts)
      VALUES (@report_id, @pair, @rows, @criteria, @ref_run_rowid, @ref_first, @ref_last,
-       @cand_run_rowid, @cand_first, @cand_last, @example_ids, @id_offsets, @ref_rowids,
-       @cand_rowids, @flags, @classes, @deltas, @counts)`,
-  ).run({ report_id: reportId, pair: rows.pair, ...encodePair(rows) });
+       @cand_run_rowid, @cand_first, @cand_last, @file, @bytes, @counts)`,
+  ).run({
+    report_id: reportId,
+    pair: rows.pair,
+    rows: stored.rows,
+    criteria: stored.criteria,
+    ref_run_rowid: stored.ref_run_rowid,
+    ref_first: stored.ref_first,
+    ref_last: stored.ref_last,
+    cand_run_rowid: stored.cand_run_rowid,
+    cand_first: stored.cand_first,
+    cand_last: stored.cand_last,
+    file,
+    bytes,
+    counts: stored.counts,
+  });
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setLibraryFile } from '../compare/pair-files';
 import { dailyBackupDue, makeBackup } from './backup';
 import { DatabaseUnavailableError, describeDbError } from './errors';
 import {
@@ -46,7 +47,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       return openOrThrow(file, options);
     } catch (error) {
       if (!fromImageInstead(error, file, options)) throw error;
-      return openOrThrow(file, options, undefined, rollbackImage(file));
+      const db = openOrThrow(file, options, undefined, rollbackImage(file));
+      setLibraryFile(db, file);
+      return db;
     }
   });
 }

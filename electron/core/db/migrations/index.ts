@@ -17,6 +17,7 @@ import { m016ObjectSources } from './016-object-sources';
 import { m017DropFieldsHash } from './017-drop-fields-hash';
 import { m018RunTexts } from './018-run-texts';
 import { m019KeysNotRows } from './019-keys-not-rows';
+import { m020PairFiles } from './020-pair-files';
 
 export interface Migration {
   version: number;
@@ -45,6 +46,7 @@ export const migrations: Migration[] = [
   m017DropFieldsHash,
   m018RunTexts,
   m019KeysNotRows,
+  m020PairFiles,
 ];
 
 export const latestVersion = migrations.length;

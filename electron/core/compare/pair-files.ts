@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Db } from '../db/open';
+import type { StoredPairArrays } from './pair-arrays';
+
+/**
+ * A pair's big arrays live in one file beside the library (`<library>.pairs/`), addressed from
+ * its `pair_arrays` row, because SQLite reads a large BLOB one overflow page at a time: 38 MB at a
+ * million examples took ~70 ms of system time to SELECT, one read of the file ~10 ms. The row
+ * keeps the small metadata and the file's name and size; a file whose size, magic or section
+ * lengths do not match its row is treated as missing (docs/architecture.md, "Pair files").
+ */
+
+/** The arrays of a row in file order; each section starts on an 8-byte boundary. */
+const SECTIONS = [
+  'example_ids',
+  'id_offsets',
+  'ref_rowids',
+  'cand_rowids',
+  'flags',
+  'classes',
+  'deltas',
+] as const;
+type Section = (typeof SECTIONS)[number];
+export type PairSections = Record<Section, Buffer>;
+
+const MAGIC = Buffer.from('PWPAIRS1', 'latin1');
+const HEADER_BYTES = 40;
+const ALIGN = 8;
+const FILE_NAME = /^r\d+-p\d+-[0-9a-f]{16}\.pair(\.tmp)?$/;
+
+/** In-memory libraries (tests) keep their files in a temp folder of their own, removed at exit. */
+const memoryDirs = new WeakMap<Db, string>();
+const libraryFiles = new WeakMap<Db, string>();
+const tempDirs: string[] = [];
+
+/**
+ * Names the library file of a connection whose `name` is not it (a read-only library opened
+ * from an in-memory copy of its file), so its pair files are still found.
+ */
+export function setLibraryFile(db: Db, file: string): void {
+  libraryFiles.set(db, path.resolve(file));
+}
+
+export function pairDir(db: Db): string {
+  const file = libraryFiles.get(db) ?? (db.memory ? null : db.name);
+  if (file) return `${path.resolve(file)}.pairs`;
+  let dir = memoryDirs.get(db);
+  if (!dir) {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-pairs-'));
+    if (tempDirs.length === 0) process.once('exit', removeTempDirs);
+    tempDirs.push(dir);
+    memoryDirs.set(db, dir);
+  }
+  return dir;
+}
+
+function removeTempDirs(): void {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const padding = (length: number) => (ALIGN - (length % ALIGN)) % ALIGN;
+
+/**
+ * Writes the pair's arrays under a temp name and renames it into place, so a file with its
+ * final name is always whole; the caller inserts the row that names it before committing (a
+ * crash in between leaves an orphan, swept at the next open). Returns the name and size.
+ */
+export function writePairFile(
+  db: Db,
+  reportId: number,
+  pair: number,
+  stored: StoredPairArrays,
+): { file: string; bytes: number } {
+  const dir = pairDir(db);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = `r${reportId}-p${pair}-${randomBytes(8).toString('hex')}.pair`;
+  const header = Buffer.alloc(HEADER_BYTES);
+  MAGIC.copy(header);
+  const parts: Buffer[] = [header];
+  SECTIONS.forEach((name, i) => {
+    const section = stored[name];
+    header.writeUInt32LE(section.length, MAGIC.length + 4 * i);
+    parts.push(section, Buffer.alloc(padding(section.length)));
+  });
+  const bytes = parts.reduce((sum, part) => sum + part.length, 0);
+  const temp = path.join(dir, `${file}.tmp`);
+  const fd = fs.openSync(temp, 'w');
+  try {
+    const written = fs.writevSync(fd, parts);
+    // A short write is rare on a regular file; the rest goes out in plain writes.
+    if (written < bytes) {
+      const rest = Buffer.concat(parts).subarray(written);
+      for (let at = 0; at < rest.length;) at += fs.writeSync(fd, rest, at);
+    }
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(temp, path.join(dir, file));
+  return { file, bytes };
+}
+
+/**
+ * The arrays of a pair file in one read, as views of one buffer; null when the file is missing,
+ * or its size, magic or section lengths do not match what its row says.
+ */
+export function readPairFile(db: Db, file: string, bytes: number): PairSections | null {
+  if (!FILE_NAME.test(file)) return null;
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(path.join(pairDir(db), file));
+  } catch {
+    return null;
+  }
+  if (data.length !== bytes || data.length < HEADER_BYTES) return null;
+  if (!data.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const sections = {} as PairSections;
+  let at = HEADER_BYTES;
+  for (const [i, name] of SECTIONS.entries()) {
+    const length = data.readUInt32LE(MAGIC.length + 4 * i);
+    if (at + length > data.length) return null;
+    sections[name] = data.subarray(at, at + length);
+    at += length + padding(length);
+  }
+  return at === data.length ? sections : null;
+}
+
+/** Whether a pair file is there with its row's size and magic, without reading its arrays. */
+export function pairFileIntact(db: Db, file: string, bytes: number): boolean {
+  if (!FILE_NAME.test(file)) return false;
+  let fd: number;
+  try {
+    fd = fs.openSync(path.join(pairDir(db), file), 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(MAGIC.length);
+    return (
+      fs.fstatSync(fd).size === bytes &&
+      fs.readSync(fd, head, 0, head.length, 0) === head.length &&
+      head.equals(MAGIC)
+    );
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Removes pair files whose rows are gone. Best effort: a file that cannot be removed (a
+ * read-only location) stays and is tried again next time.
+ */
+export function removePairFiles(db: Db, files: Iterable<string>): void {
+  const dir = pairDir(db);
+  for (const file of files) {
+    if (!FILE_NAME.test(file)) continue;
+    try {
+      fs.rmSync(path.join(dir, file), { force: true });
+    } catch {
+      // Left for the next sweep.
+    }
+  }
+}
+
+/**
+ * Removes the files no row names: left by a crash between a file's rename and its row's commit,
+ * by a save in progress when the process died, or by SQL that deleted rows (a migration). Run
+ * when the library opens, before any comparison can be saving; returns how many it removed.
+ */
+export function sweepPairFiles(db: Db): number {
+  let names: string[];
+  try {
+    names = fs.readdirSync(pairDir(db));
+  } catch {
+    return 0;
+  }
+  const kept = new Set(db.prepare(`SELECT file FROM pair_arrays`).pluck().all() as string[]);
+  const orphans = names.filter((name) => FILE_NAME.test(name) && !kept.has(name));
+  removePairFiles(db, orphans);
+  return orphans.length;
+}
