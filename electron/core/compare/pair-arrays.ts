@@ -121,7 +121,7 @@ const NO_ROWID_32 = 0xffffffff;
 
 /**
  * Rowids as Uint32 (half the bytes to write and read) when every one fits, else as they are;
- * the BLOB's length tells which.
+ * the array's byte length tells which.
  */
 function rowidBytes(rowids: Float64Array): Buffer {
   const narrow = new Uint32Array(rowids.length);
@@ -136,7 +136,7 @@ function rowidBytes(rowids: Float64Array): Buffer {
 
 /**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
- * criteria), else as doubles; the BLOB's length tells which. -0 is stored as 0: the explorer
+ * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
  * orders them alike, as SQLite did.
  */
 function deltaBytes(deltas: Float64Array): Buffer {
@@ -198,7 +198,7 @@ type TypedArrayOf<T> = {
   BYTES_PER_ELEMENT: number;
 };
 
-/** A typed view of a stored BLOB, copied first when SQLite's buffer is not aligned for it. */
+/** A typed view of a stored array, copied first when its buffer is not aligned for it. */
 function typed<T>(blob: Buffer, Type: TypedArrayOf<T>, length: number, column: string): T {
   if (blob.byteLength !== length * Type.BYTES_PER_ELEMENT)
     throw new Error(`The stored comparison is damaged (${column}): run it again.`);

@@ -106,6 +106,22 @@ export function writePairFile(
 }
 
 /**
+ * Where each section lies in a file of `size` bytes whose header is `header`, or null when the
+ * magic or the section lengths do not match the size.
+ */
+function layout(header: Buffer, size: number): Record<Section, [number, number]> | null {
+  if (header.length < HEADER_BYTES || !header.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const spans = {} as Record<Section, [number, number]>;
+  let at = HEADER_BYTES;
+  for (const [i, name] of SECTIONS.entries()) {
+    const length = header.readUInt32LE(MAGIC.length + 4 * i);
+    spans[name] = [at, at + length];
+    at += length + padding(length);
+  }
+  return at === size ? spans : null;
+}
+
+/**
  * The arrays of a pair file in one read, as views of one buffer; null when the file is missing,
  * or its size, magic or section lengths do not match what its row says.
  */
@@ -117,20 +133,14 @@ export function readPairFile(db: Db, file: string, bytes: number): PairSections 
   } catch {
     return null;
   }
-  if (data.length !== bytes || data.length < HEADER_BYTES) return null;
-  if (!data.subarray(0, MAGIC.length).equals(MAGIC)) return null;
+  const spans = data.length === bytes ? layout(data, bytes) : null;
+  if (!spans) return null;
   const sections = {} as PairSections;
-  let at = HEADER_BYTES;
-  for (const [i, name] of SECTIONS.entries()) {
-    const length = data.readUInt32LE(MAGIC.length + 4 * i);
-    if (at + length > data.length) return null;
-    sections[name] = data.subarray(at, at + length);
-    at += length + padding(length);
-  }
-  return at === data.length ? sections : null;
+  for (const name of SECTIONS) sections[name] = data.subarray(...spans[name]);
+  return sections;
 }
 
-/** Whether a pair file is there with its row's size and magic, without reading its arrays. */
+/** Whether a pair file is there with its row's size and a sound header, without its arrays. */
 export function pairFileIntact(db: Db, file: string, bytes: number): boolean {
   if (!FILE_NAME.test(file)) return false;
   let fd: number;
@@ -140,11 +150,11 @@ export function pairFileIntact(db: Db, file: string, bytes: number): boolean {
     return false;
   }
   try {
-    const head = Buffer.alloc(MAGIC.length);
+    const header = Buffer.alloc(HEADER_BYTES);
     return (
       fs.fstatSync(fd).size === bytes &&
-      fs.readSync(fd, head, 0, head.length, 0) === head.length &&
-      head.equals(MAGIC)
+      fs.readSync(fd, header, 0, HEADER_BYTES, 0) === HEADER_BYTES &&
+      layout(header, bytes) !== null
     );
   } finally {
     fs.closeSync(fd);

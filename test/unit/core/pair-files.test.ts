@@ -1,0 +1,168 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageExamples } from '../../../electron/core/compare/pager';
+import { pairDir, setLibraryFile, sweepPairFiles } from '../../../electron/core/compare/pair-files';
+import { pruneReports, readReport } from '../../../electron/core/compare/store';
+import { openDatabase } from '../../../electron/core/db/open';
+import { NotFoundError } from '../../../electron/core/errors';
+import { explorerLibrary, type ExplorerLibrary } from '../../fixtures/explorer';
+import { makeService, type Harness } from '../../fixtures/service';
+
+let harness: Harness;
+let library: ExplorerLibrary;
+beforeAll(async () => {
+  harness = makeService();
+  library = await explorerLibrary(harness);
+}, 60_000);
+
+afterAll(async () => {
+  await harness.close();
+});
+
+const db = () => harness.service.db;
+
+function page(key: string, from = db()) {
+  return pageExamples(from, {
+    reportKey: key,
+    pair: 0,
+    filter: {},
+    sort: 'example_id',
+    descending: false,
+    after: null,
+    limit: 500,
+  });
+}
+
+function fileOf(key: string): string {
+  return db()
+    .prepare(
+      `SELECT file FROM pair_arrays WHERE report_id = (SELECT id FROM reports WHERE key = ?)`,
+    )
+    .pluck()
+    .get(key) as string;
+}
+
+const pairFiles = () => fs.readdirSync(pairDir(db())).sort();
+
+function expectNotCached(key: string): void {
+  expect(() => page(key)).toThrow(NotFoundError);
+  expect(() => page(key)).toThrow('That comparison is no longer cached: run it again.');
+  expect(readReport(db(), key)).toBeNull();
+}
+
+describe('pair files', () => {
+  it('live beside the library, named by the pair row, and page every example', async () => {
+    await library.store('plain');
+    expect(pairDir(db())).toBe(`${db().name}.pairs`);
+    expect(pairFiles()).toContain(fileOf('plain'));
+    expect(page('plain').rows.map((r) => r.example_id)).toEqual([...library.ids].sort());
+    expect(readReport(db(), 'plain')).not.toBeNull();
+  });
+
+  it('a missing file answers "no longer cached", never rows, and the report counts as not cached', async () => {
+    await library.store('missing');
+    fs.rmSync(path.join(pairDir(db()), fileOf('missing')));
+    expectNotCached('missing');
+  });
+
+  it('a damaged file (size, magic or section lengths) answers "no longer cached"', async () => {
+    const damage: Record<string, (file: string) => void> = {
+      truncated: (file) => fs.truncateSync(file, fs.statSync(file).size - 8),
+      magic: (file) => {
+        const data = fs.readFileSync(file);
+        data.write('NOTAPAIR', 0, 'latin1');
+        fs.writeFileSync(file, data);
+      },
+      lengths: (file) => {
+        const data = fs.readFileSync(file);
+        data.writeUInt32LE(data.readUInt32LE(12) ^ 0x100, 12);
+        fs.writeFileSync(file, data);
+      },
+    };
+    for (const [kind, spoil] of Object.entries(damage)) {
+      const key = `damaged-${kind}`;
+      await library.store(key);
+      spoil(path.join(pairDir(db()), fileOf(key)));
+      expectNotCached(key);
+    }
+  });
+
+  it('a report saved again, pruned or cancelled leaves no file behind', async () => {
+    await library.store('again');
+    const first = fileOf('again');
+    await library.store('again');
+    expect(pairFiles()).not.toContain(first);
+    expect(pairFiles()).toContain(fileOf('again'));
+
+    const before = pairFiles();
+    const cancelled = library.store('cancelled', undefined, () =>
+      Promise.reject(new Error('cancelled')),
+    );
+    await expect(cancelled).rejects.toThrow('cancelled');
+    let checkpoints = 0;
+    const late = library.store('cancelled-late', undefined, () =>
+      ++checkpoints === 3 ? Promise.reject(new Error('cancelled')) : Promise.resolve(),
+    );
+    await expect(late).rejects.toThrow('cancelled');
+    expect(checkpoints).toBe(3);
+    expect(pairFiles()).toEqual(before);
+
+    for (let k = 0; k < 8; k++) await library.store(`pruned-${k}`);
+    await pruneReports(db(), 'exp-test');
+    const named = db().prepare(`SELECT file FROM pair_arrays ORDER BY file`).pluck().all();
+    expect(pairFiles()).toEqual(named);
+  });
+
+  it('the sweep removes files no row names (a crash before the commit), and only those', async () => {
+    await library.store('swept');
+    const dir = pairDir(db());
+    const orphan = 'r999-p0-0123456789abcdef.pair';
+    const temp = 'r999-p1-0123456789abcdef.pair.tmp';
+    const foreign = 'notes.txt';
+    for (const name of [orphan, temp, foreign]) fs.writeFileSync(path.join(dir, name), 'x');
+    expect(sweepPairFiles(db())).toBe(2);
+    expect(pairFiles()).toContain(foreign);
+    expect(pairFiles()).not.toContain(orphan);
+    expect(pairFiles()).not.toContain(temp);
+    expect(page('swept').rows.length).toBe(library.ids.length);
+    fs.rmSync(path.join(dir, foreign));
+  });
+
+  it('a read-only connection, or one reading a copy of the file in memory, reads the pair files', async () => {
+    await library.store('read-only');
+    const expected = page('read-only').rows;
+    const reader = openDatabase(db().name, { readonly: true });
+    try {
+      expect(page('read-only', reader).rows).toEqual(expected);
+      expect(sweepPairFiles(reader)).toBe(0);
+    } finally {
+      reader.close();
+    }
+    db().pragma('wal_checkpoint(TRUNCATE)');
+    const image = fs.readFileSync(db().name);
+    image[18] = 1;
+    image[19] = 1;
+    const copy = new Database(image, { readonly: true });
+    try {
+      setLibraryFile(copy, db().name);
+      expect(page('read-only', copy).rows).toEqual(expected);
+    } finally {
+      copy.close();
+    }
+  });
+
+  it('an in-memory library keeps its pair files in a temp folder of its own', () => {
+    const a = new Database(':memory:');
+    const b = new Database(':memory:');
+    try {
+      expect(pairDir(a)).not.toBe(pairDir(b));
+      expect(pairDir(a)).toBe(pairDir(a));
+      expect(fs.existsSync(pairDir(a))).toBe(true);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});
