@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, spawnCli } from '../fixtures/cli';
@@ -41,6 +42,21 @@ interface State {
   orphans: number;
   /** Reports with fewer pair rows than their comparisons need. */
   incomplete: number;
+  /** Pair rows whose file is not beside the library. */
+  missingFiles: number;
+}
+
+/** The pair files beside the library and the ones its rows name. */
+function pairFiles(db: string): { present: string[]; named: string[] } {
+  const conn = new Database(db, { readonly: true });
+  try {
+    const named = conn.prepare(`SELECT file FROM pair_arrays ORDER BY file`).pluck().all();
+    const dir = `${db}.pairs`;
+    const present = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+    return { present, named: named as string[] };
+  } finally {
+    conn.close();
+  }
 }
 
 function inspect(db: string): State {
@@ -70,10 +86,16 @@ function inspect(db: string): State {
           `SELECT COUNT(*) AS n FROM report_runs WHERE report_key NOT IN (SELECT key FROM reports)`,
         ),
       incomplete,
+      missingFiles: 0,
     };
   } finally {
     conn.close();
   }
+}
+
+function inspectWithFiles(db: string): State {
+  const { present, named } = pairFiles(db);
+  return { ...inspect(db), missingFiles: named.filter((f) => !present.includes(f)).length };
 }
 
 describe('SIGKILL while comparing', () => {
@@ -106,12 +128,13 @@ describe('SIGKILL while comparing', () => {
       const signal = await exited;
       clearTimeout(timer);
       if (signal === 'SIGKILL') killedMidway++;
-      const state = inspect(db);
+      const state = inspectWithFiles(db);
       reportsAfter.push(state.reports);
       expect(state, `after a kill at ${ms} ms`).toMatchObject({
         integrity: 'ok',
         orphans: 0,
         incomplete: 0,
+        missingFiles: 0,
       });
     }
     expect(killedMidway).toBeGreaterThan(0);
@@ -120,7 +143,15 @@ describe('SIGKILL while comparing', () => {
     expect(done.status, done.stderr).toBe(0);
     const report = JSON.parse(done.stdout) as { comparisons: unknown[] };
     expect(report.comparisons).toHaveLength(3);
-    expect(inspect(db)).toMatchObject({ integrity: 'ok', orphans: 0, incomplete: 0 });
+    expect(inspectWithFiles(db)).toMatchObject({
+      integrity: 'ok',
+      orphans: 0,
+      incomplete: 0,
+      missingFiles: 0,
+    });
+    // The last run's open swept what the kills left between a file's rename and its commit.
+    const files = pairFiles(db);
+    expect(files.present).toEqual(files.named);
     const conn = new Database(db, { readonly: true });
     try {
       // Jobs the kills cut short are marked interrupted when the next process starts.
