@@ -178,19 +178,33 @@ export function removePairFiles(db: Db, files: Iterable<string>): void {
 }
 
 /**
+ * Files younger than this are left to the sweep after: another process (the app and a CLI on
+ * one library) may be between writing one and committing the row that names it.
+ */
+const SWEEP_AFTER_MS = 10 * 60 * 1000;
+
+/**
  * Removes the files no row names: left by a crash between a file's rename and its row's commit,
  * by a save in progress when the process died, or by SQL that deleted rows (a migration). Run
  * when the library opens, before any comparison can be saving; returns how many it removed.
  */
-export function sweepPairFiles(db: Db): number {
+export function sweepPairFiles(db: Db, now = Date.now()): number {
+  const dir = pairDir(db);
   let names: string[];
   try {
-    names = fs.readdirSync(pairDir(db));
+    names = fs.readdirSync(dir);
   } catch {
     return 0;
   }
   const kept = new Set(db.prepare(`SELECT file FROM pair_arrays`).pluck().all() as string[]);
-  const orphans = names.filter((name) => FILE_NAME.test(name) && !kept.has(name));
+  const orphans = names.filter((name) => {
+    if (!FILE_NAME.test(name) || kept.has(name)) return false;
+    try {
+      return now - fs.statSync(path.join(dir, name)).mtimeMs >= SWEEP_AFTER_MS;
+    } catch {
+      return false;
+    }
+  });
   removePairFiles(db, orphans);
   return orphans.length;
 }

@@ -115,17 +115,25 @@ describe('pair files', () => {
     expect(pairFiles()).toEqual(named);
   });
 
-  it('the sweep removes files no row names (a crash before the commit), and only those', async () => {
+  it('the sweep removes old files no row names (a crash before the commit), and only those', async () => {
     await library.store('swept');
     const dir = pairDir(db());
     const orphan = 'r999-p0-0123456789abcdef.pair';
     const temp = 'r999-p1-0123456789abcdef.pair.tmp';
     const foreign = 'notes.txt';
-    for (const name of [orphan, temp, foreign]) fs.writeFileSync(path.join(dir, name), 'x');
+    const recent = 'r998-p0-0123456789abcdef.pair';
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    for (const name of [orphan, temp, foreign, recent]) fs.writeFileSync(path.join(dir, name), 'x');
+    for (const name of [orphan, temp, foreign, fileOf('swept')])
+      fs.utimesSync(path.join(dir, name), hourAgo, hourAgo);
     expect(sweepPairFiles(db())).toBe(2);
     expect(pairFiles()).toContain(foreign);
     expect(pairFiles()).not.toContain(orphan);
     expect(pairFiles()).not.toContain(temp);
+    // Another process may be about to commit the row of a file it has just written.
+    expect(pairFiles()).toContain(recent);
+    expect(sweepPairFiles(db(), Date.now() + 60 * 60 * 1000)).toBe(1);
+    expect(pairFiles()).not.toContain(recent);
     expect(page('swept').rows.length).toBe(library.ids.length);
     fs.rmSync(path.join(dir, foreign));
   });
