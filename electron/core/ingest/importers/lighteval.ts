@@ -41,7 +41,7 @@ function placeOf(file: string): { model: string; project: string } {
 }
 
 /**
- * The Parquet reader and its codecs, loaded on the first details file: they take about half of
+ * The Parquet reader and its codecs, loaded on the first details file: they are a quarter of
  * an index worker's start-up, which every pass pays and few libraries need.
  */
 let parquetLibraries: Promise<[typeof import('hyparquet'), typeof import('hyparquet-compressors')]>;
