@@ -101,6 +101,21 @@ describe('worker pool and jobs', () => {
     expect(after.thread).toBe(next.thread);
   });
 
+  it('warms workers before any task, up to its size, and runs the next tasks on them', async () => {
+    const pool = new WorkerPool(counting, 2);
+    cleanups.push(() => pool.close());
+    pool.warm(5);
+    expect(pool.workers).toBe(2);
+    const counted = await Promise.all(
+      [1, 1, 1].map((steps) => pool.run<Counted>({ steps, delayMs: 0 })),
+    );
+    expect(counted.map((c) => c.counted)).toEqual([1, 1, 1]);
+    expect(pool.workers).toBe(2);
+    await pool.close();
+    pool.warm();
+    expect(pool.workers).toBe(0);
+  });
+
   it('cancels cooperatively: the job stops and its partial results are never committed', async () => {
     const { db, jobs, finished } = setup();
     const pool = new WorkerPool(counting, 1);

@@ -28,9 +28,15 @@ export interface IndexStats {
   commitSeconds: number;
 }
 
+/**
+ * What a pass needs of the index workers' pool. Warming is optional: a pool that runs its
+ * tasks in this thread (tests' stand-ins) has nothing to load.
+ */
+export type IndexWorkers = Pick<WorkerPool, 'run'> & Partial<Pick<WorkerPool, 'warm'>>;
+
 export interface IndexOptions {
   db: Db;
-  pool: WorkerPool;
+  pool: IndexWorkers;
   paths: string[];
   signal: AbortSignal;
   progress?: (progress: JobProgress) => void;
@@ -134,7 +140,7 @@ function recordScanProblems(
  * fails that unit only; null when the pass was cancelled.
  */
 async function runUnit(
-  pool: WorkerPool,
+  pool: IndexWorkers,
   store: IndexStore,
   task: IndexTask,
   signal: AbortSignal,
@@ -215,6 +221,10 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     options.progress?.({ phase, done: scanned, total, detail, bytes, totalBytes, failed });
   };
 
+  const limit = options.inFlight ?? 4;
+  // The workers load while the folders are scanned. A pass that finds nothing changed has
+  // started them for nothing, but the pool keeps them for the next pass.
+  pool.warm?.(limit);
   report('scanning', roots[0] ?? null, null);
   const scan = await scanSources(roots, options.s3 ?? {}, signal);
   const units = scan.units;
@@ -248,7 +258,6 @@ export async function indexPaths(options: IndexOptions): Promise<IndexStats> {
     report('indexing', unit.path, total);
   };
 
-  const limit = options.inFlight ?? 4;
   let next = 0;
   const lane = async () => {
     while (next < work.length && !signal.aborted) {

@@ -1,11 +1,5 @@
 import path from 'node:path';
-import {
-  asyncBufferFromFile,
-  parquetMetadataAsync,
-  parquetReadObjects,
-  parquetSchema,
-} from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+import type { AsyncBuffer } from 'hyparquet';
 import {
   emptySettings,
   namedCondition,
@@ -46,7 +40,19 @@ function placeOf(file: string): { model: string; project: string } {
   return { model: 'unknown model', project: parts[parts.length - 2] || 'lighteval' };
 }
 
+/**
+ * The Parquet reader and its codecs, loaded on the first details file: they are a quarter of
+ * an index worker's start-up, which every pass pays and few libraries need.
+ */
+let parquetLibraries: Promise<[typeof import('hyparquet'), typeof import('hyparquet-compressors')]>;
+
+function parquet() {
+  parquetLibraries ??= Promise.all([import('hyparquet'), import('hyparquet-compressors')]);
+  return parquetLibraries;
+}
+
 async function openDetails(file: string) {
+  const [{ asyncBufferFromFile, parquetMetadataAsync }] = await parquet();
   try {
     const buffer = await asyncBufferFromFile(file);
     const metadata = await parquetMetadataAsync(buffer);
@@ -63,6 +69,7 @@ export async function importLighteval(file: string, ctx: ImportContext): Promise
   const name = DETAILS_NAME.exec(path.basename(file))?.groups;
   if (!name) throw new ImportProblem('not a lighteval details file name');
   const { buffer, metadata } = await openDetails(file);
+  const [{ parquetSchema }] = await parquet();
   const columns = parquetSchema(metadata).children.map((c) => c.element.name);
   const layout = layoutOf(columns);
   if (!layout)
@@ -85,11 +92,12 @@ export async function importLighteval(file: string, ctx: ImportContext): Promise
 }
 
 async function readExamples(
-  file: Awaited<ReturnType<typeof asyncBufferFromFile>>,
+  file: AsyncBuffer,
   layout: DetailsLayout,
   rows: number,
   ctx: ImportContext,
 ): Promise<ImportedExample[]> {
+  const [{ parquetReadObjects }, { compressors }] = await parquet();
   const examples: ImportedExample[] = [];
   const ids = new QueryIds();
   const taken = new Set<string>();
