@@ -1,7 +1,8 @@
 import { startExperiment } from '../shared/start-experiment';
-import { request, subscribe } from './api';
+import { HELD, request, requestUnlessHeld, subscribe } from './api';
 import { finishedJobToast } from './jobToast';
 import { useApp } from './store';
+import type { LoadedReport } from './store/workbench';
 import { readOnlySession } from './useReadOnly';
 
 export async function refreshLibrary(): Promise<void> {
@@ -33,13 +34,23 @@ export async function refreshExperiment(): Promise<void> {
   const { experimentId, runPair } = useApp.getState();
   if (!experimentId) return;
   const mine = ++experimentRefresh;
+  const held = useApp.getState().report;
   const [conditions, report] = await Promise.all([
     runPair ? Promise.resolve([]) : request('conditions:list', { experimentId }),
-    request('compare:report', runPair ?? { experimentId }),
+    requestUnlessHeld('compare:report', runPair ?? { experimentId }, held && reportHead(held)),
   ]);
   if (mine !== experimentRefresh || useApp.getState().experimentId !== experimentId) return;
   useApp.getState().setConditions(conditions);
-  useApp.getState().setReport(report);
+  // The same object again: no view that reads it renders.
+  useApp.getState().setReport(report === HELD ? held : report);
+}
+
+/**
+ * How the server's JSON of a stored report begins: its key names the runs and settings
+ * compared, and its time the computation, so a reply that begins so is the report held.
+ */
+export function reportHead(held: LoadedReport): string {
+  return `{"ok":true,"value":${JSON.stringify({ key: held.key, createdAt: held.createdAt }).slice(0, -1)},"report":`;
 }
 
 /**

@@ -5,17 +5,21 @@ const handlers = new Map<string, Handler>();
 const calls: { name: string; input: unknown }[] = [];
 let reports: unknown[] = [];
 
+function request(name: string, input: unknown) {
+  calls.push({ name, input });
+  if (name === 'compare:report') return Promise.resolve(reports.shift() ?? null);
+  if (name === 'compare:start') return Promise.resolve({ jobId: `job-${calls.length}` });
+  if (name === 'jobs:list') return Promise.resolve([]);
+  if (name === 'experiments:list') return Promise.resolve([]);
+  if (name === 'library:summary' || name === 'runs:list' || name === 'library:problems')
+    return Promise.resolve(name === 'library:summary' ? {} : []);
+  return Promise.resolve([]);
+}
+
 vi.mock('../../../renderer/api', () => ({
-  request: (name: string, input: unknown) => {
-    calls.push({ name, input });
-    if (name === 'compare:report') return Promise.resolve(reports.shift() ?? null);
-    if (name === 'compare:start') return Promise.resolve({ jobId: `job-${calls.length}` });
-    if (name === 'jobs:list') return Promise.resolve([]);
-    if (name === 'experiments:list') return Promise.resolve([]);
-    if (name === 'library:summary' || name === 'runs:list' || name === 'library:problems')
-      return Promise.resolve(name === 'library:summary' ? {} : []);
-    return Promise.resolve([]);
-  },
+  HELD: Symbol('held'),
+  request,
+  requestUnlessHeld: request,
   subscribe: (event: string, handler: Handler) => {
     handlers.set(event, handler);
     return () => handlers.delete(event);
