@@ -27,7 +27,10 @@ const { reportHead } = await import('../../../renderer/sync');
 
 /** What the core reads from its cache for a report stored as `json` at `createdAt`. */
 function stored(key: string, createdAt: string, json: string) {
-  const db = { prepare: () => ({ get: () => ({ report: json, created_at: createdAt }) }) };
+  // A report of no pairs: no pair files to check.
+  const db = {
+    prepare: () => ({ get: () => ({ id: 1, report: json, created_at: createdAt }), all: () => [] }),
+  };
   return readReport(db as unknown as Db, key)!;
 }
 /** The browser host's reply: the dispatcher's result, serialized as the server sends it. */
