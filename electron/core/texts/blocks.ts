@@ -62,6 +62,22 @@ export interface PartialRow extends Omit<TextRow, 'input' | 'output'> {
 }
 
 /**
+ * A row with only the texts `want` asks for: each text is a function, so an encoding that
+ * stores texts apart (texts/sections.ts) reads one only when it is asked for.
+ */
+export function partialRow(
+  want: Wanted,
+  text: { input: () => string; output: () => string },
+  rest: Pick<TextRow, 'fields' | 'target' | 'error' | 'unavailable'>,
+): PartialRow {
+  return {
+    input: want.input ? text.input() : null,
+    output: want.output ? text.output() : null,
+    ...rest,
+  };
+}
+
+/**
  * A stored block opened for reading: each encoding reads only what the rows asked for need
  * (texts/read.ts keeps the opened blocks, so asking again for other rows reads no more twice).
  */
@@ -98,14 +114,11 @@ export class PackedBlock implements BlockRows {
   rows(indices: readonly number[], want: Wanted): PartialRow[] {
     return indices.map((i) => {
       const [input, output, fields, target, error] = this.packed[i]!;
-      return {
-        input: want.input ? input : null,
-        output: want.output ? output : null,
-        fields,
-        target,
-        error,
-        unavailable: null,
-      };
+      return partialRow(
+        want,
+        { input: () => input, output: () => output },
+        { fields, target, error, unavailable: null },
+      );
     });
   }
 }

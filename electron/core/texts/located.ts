@@ -5,6 +5,7 @@ import { wellFormed } from '../ingest/limits';
 import {
   encodeJsonBlock,
   PackedBlock,
+  partialRow,
   wholeRows,
   type BlockEncoding,
   type BlockRows,
@@ -241,23 +242,17 @@ export class LocatedBlock implements BlockRows {
       const [input, output, fields, target, error] = this.block.rows[i]!;
       const inText = this.text(input);
       const outText = this.text(output);
-      if (inText !== null && outText !== null)
-        return {
-          input: want.input ? inText : null,
-          output: want.output ? outText : null,
+      const whole = inText !== null && outText !== null;
+      return partialRow(
+        want,
+        { input: () => (whole ? inText : ''), output: () => (whole ? outText : '') },
+        {
           fields,
           target,
           error,
-          unavailable: null,
-        };
-      return {
-        input: want.input ? '' : null,
-        output: want.output ? '' : null,
-        fields,
-        target,
-        error,
-        unavailable: this.unreadable ?? 'source-changed',
-      };
+          unavailable: whole ? null : (this.unreadable ?? 'source-changed'),
+        },
+      );
     });
   }
 }

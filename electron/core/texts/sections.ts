@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { JsonObject } from '../../../shared/model';
-import type { BlockRows, PartialRow, TextInput, Wanted } from './blocks';
+import { partialRow, type BlockRows, type PartialRow, type TextInput, type Wanted } from './blocks';
 
 /**
  * The archive's form of a block: its examples' inputs, their outputs and the rest of each
@@ -106,14 +106,14 @@ export class SectionsBlock implements BlockRows {
         string | null,
         string | null,
       ];
-      return {
-        input: want.input ? (this.json('input', i) as string) : null,
-        output: want.output ? (this.json('output', i) as string) : null,
-        fields,
-        target,
-        error,
-        unavailable: null,
-      };
+      return partialRow(
+        want,
+        {
+          input: () => this.json('input', i) as string,
+          output: () => this.json('output', i) as string,
+        },
+        { fields, target, error, unavailable: null },
+      );
     });
   }
 }
