@@ -6,6 +6,7 @@ import { LOCATED } from '../../electron/core/texts/located';
 import { SECTIONS } from '../../electron/core/texts/sections';
 import type { ParsedInput, RequestOutput } from '../../shared/contract';
 import type { JsonObject } from '../../shared/model';
+import { indexAndCompare } from '../fixtures/compared';
 import { writeMechlensRun } from '../fixtures/formats';
 import { locateRunThen, restoreBlocks, type Restored } from '../fixtures/located';
 import { makeService, type Harness } from '../fixtures/service';
@@ -67,14 +68,7 @@ beforeAll(async () => {
     examples: runs.cand,
   });
   const { service } = harness;
-  await service.index([root]);
-  await service.search.idle();
-  const { jobId } = service.handlers['compare:start']({
-    experimentId: 'exp-test',
-    resamples: 200,
-  }) as { jobId: string };
-  await service.jobs.wait(jobId);
-  reportKey = service.compare.cached({ experimentId: 'exp-test', resamples: 200 })!.key;
+  reportKey = await indexAndCompare(service, root, 'exp-test', 200);
 }, 60_000);
 
 afterAll(async () => {

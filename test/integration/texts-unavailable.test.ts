@@ -7,6 +7,7 @@ import { runRecord } from '../../electron/core/sync/records';
 import { exampleKey } from '../../electron/core/texts/keys';
 import { requests, type RequestOutput } from '../../shared/contract';
 import type { FindingView } from '../../shared/findings';
+import { indexAndCompare } from '../fixtures/compared';
 import { writeMechlensRun } from '../fixtures/formats';
 import { locateRunThen, longExamples, type SourceFate } from '../fixtures/located';
 import { count, runRowid, unsearchable } from '../fixtures/search';
@@ -38,14 +39,7 @@ async function library(
     experiment: { id: 'exp-test', role: 'intervention' },
     examples: longExamples(EXAMPLES, ' else'),
   });
-  await service.index([root]);
-  await service.search.idle();
-  const { jobId } = service.handlers['compare:start']({
-    experimentId: 'exp-test',
-    resamples: 200,
-  }) as { jobId: string };
-  await service.jobs.wait(jobId);
-  const { key } = service.compare.cached({ experimentId: 'exp-test', resamples: 200 })!;
+  const key = await indexAndCompare(service, root, 'exp-test', 200);
   const paths: Record<string, string> = {};
   for (const [run, fate] of Object.entries(fates))
     paths[run] = locateRunThen(service.db, run, fate);
