@@ -154,11 +154,10 @@ export async function request<N extends RequestName>(
 }
 
 /**
- * A request whose answer the caller may hold already, and that is costly to parse (at a million
- * pairs a comparison report is ~8 MB of JSON: ~80 ms of the page's thread, then a major garbage
- * collection). `head` is how the server's JSON of the held value begins; over HTTP a reply that
- * begins so is left as text and answered with `HELD`. The desktop bridge hands over objects, so
- * there it is an ordinary request.
+ * A request whose answer the caller may hold already: answering `HELD` lets the caller keep the
+ * object it holds, so nothing that reads it renders again. `head` is how the server's JSON of
+ * the held value begins; over HTTP a reply that begins so is left as bytes and answered with
+ * `HELD`. The desktop bridge hands over objects, so there it is an ordinary request.
  */
 export async function requestUnlessHeld<N extends RequestName>(
   name: N,
