@@ -77,7 +77,7 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
             label="input mismatches"
           />
         </Stat>
-        {c.errored_reference && c.errored_candidate ? (
+        {c.errored_reference !== undefined && c.errored_candidate !== undefined ? (
           <Stat
             name="errored (left out)"
             title="Paired examples that errored are not data: they are left out of every criterion and paired statistic."
