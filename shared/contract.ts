@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Report } from './compare/types';
+import type { ReportView } from './report-view';
 import { jobSchema, jobProgressSchema } from './jobs';
 import { traceSchema } from './trace';
 import { changeClassSchema, examplesFilterSchema } from './examples-filter';
@@ -258,10 +258,14 @@ export const requests = {
     output: z.object({ ok: z.literal(true) }),
   },
   'compare:start': { input: compareSettingsSchema, output: z.object({ jobId: z.string() }) },
+  /**
+   * The cached report for the UI: its id lists come as counts (shared/report-view.ts); the
+   * examples are paged with examples:page.
+   */
   'compare:report': {
     input: compareSettingsSchema,
     output: z
-      .object({ key: z.string(), createdAt: z.string(), report: z.custom<Report>() })
+      .object({ key: z.string(), createdAt: z.string(), report: z.custom<ReportView>() })
       .nullable(),
   },
   'examples:page': {

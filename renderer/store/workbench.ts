@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { Report } from '../../shared/compare/types';
+import type { ReportView } from '../../shared/report-view';
 import type { RequestInput, RequestOutput } from '../../shared/contract';
 import { pairExperimentId } from '../../shared/pair-experiment';
 import type { AppState } from './index';
@@ -11,7 +11,7 @@ export type ExamplesFilter = NonNullable<RequestInput<'examples:page'>['filter']
 export interface LoadedReport {
   key: string;
   createdAt: string;
-  report: Report;
+  report: ReportView;
 }
 
 /**

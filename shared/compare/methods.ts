@@ -1,5 +1,10 @@
 import { formatCount } from '../format';
-import type { Comparison } from './types';
+import type { PairedDifference } from './types';
+
+/** What the note reads of a comparison: the report's or the UI's view of one. */
+interface MethodsOf {
+  metrics: { paired: Pick<PairedDifference, 'method' | 'p_method' | 'resamples'> | null }[];
+}
 
 const RANDOM = /random/;
 
@@ -8,7 +13,7 @@ const RANDOM = /random/;
  * methods differ by metric (two-valued outcomes get a score interval, others a t interval;
  * p-values are exact where n allows), so a caption naming one method would mislead.
  */
-export function methodsNote(comparisons: Comparison[]): string | null {
+export function methodsNote(comparisons: MethodsOf[]): string | null {
   const paired = comparisons.flatMap((c) => c.metrics.flatMap((m) => (m.paired ? [m.paired] : [])));
   if (paired.length === 0) return null;
   const intervals = [...new Set(paired.map((p) => p.method))].sort();

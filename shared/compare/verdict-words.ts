@@ -5,7 +5,7 @@
  */
 
 import { formatCount, formatNumber, formatSigned } from '../format';
-import type { MetricComparison } from './types';
+import type { MetricComparison, PairedDifference } from './types';
 
 /** Snapshots kept in findings from before confounds existed have no list. */
 type Judged = Pick<MetricComparison, 'name' | 'verdict'> & { not_comparable?: string[] };
@@ -32,8 +32,10 @@ export function verdictWords(m: Judged): string | null {
   return m.verdict;
 }
 
-/** One plain sentence on power, only where the numbers support it. */
-export function powerSentence(m: MetricComparison): string | null {
+/** One plain sentence on power, only where the numbers support it (the report's or the UI's view). */
+export function powerSentence(m: {
+  paired: Pick<PairedDifference, 'n' | 'sd' | 'mde' | 'n_for_observed' | 'difference'> | null;
+}): string | null {
   const p = m.paired;
   if (!p || p.n < 2 || p.mde === null) return null;
   // No spread: "differences smaller than ±0 are hard to detect" would say nothing.

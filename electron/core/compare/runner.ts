@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { RequestInput, RequestOutput } from '../../../shared/contract';
+import type { RequestInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import type { EventHub } from '../events';
 import type { JobManager } from '../jobs/manager';
@@ -7,7 +7,7 @@ import { WorkerPool } from '../jobs/pool';
 import { workerEntry } from '../jobs/worker-path';
 import type { CompareJob } from './compute';
 import { planComparison, planPair, type ComparePlan } from './plan';
-import { readReport, reportKey } from './store';
+import { readReport, reportKey, type StoredReport } from './store';
 
 /** An experiment (with an optional reference), or two chosen runs. */
 export type CompareSettings = RequestInput<'compare:start'>;
@@ -30,7 +30,7 @@ export class ComparisonRunner {
   ) {}
 
   /** The cached report for these settings with the current runs, or null. */
-  cached(settings: CompareSettings): RequestOutput<'compare:report'> {
+  cached(settings: CompareSettings): StoredReport | null {
     const plan = this.plan(settings);
     return readReport(this.db, reportKey(this.db, plan));
   }
@@ -78,7 +78,7 @@ export class ComparisonRunner {
   }
 
   /** Start (or reuse) and wait: what the CLI needs. */
-  async run(settings: CompareSettings): Promise<NonNullable<RequestOutput<'compare:report'>>> {
+  async run(settings: CompareSettings): Promise<StoredReport> {
     const { jobId, key } = this.start(settings);
     const job = await this.jobs.wait(jobId);
     if (job?.state !== 'finished')

@@ -45,14 +45,17 @@ export function reportKey(db: Db, task: Omit<CompareTask, 'dbPath'>): string {
   return createHash('sha256').update(material).digest('hex');
 }
 
+export interface StoredReport {
+  key: string;
+  createdAt: string;
+  report: Report;
+}
+
 /**
  * The cached report, or null when there is none or a pair file of it is missing or damaged:
  * the explorer could not show that pair, so the report is computed and saved again.
  */
-export function readReport(
-  db: Db,
-  key: string,
-): { key: string; createdAt: string; report: Report } | null {
+export function readReport(db: Db, key: string): StoredReport | null {
   const row = db.prepare(`SELECT id, report, created_at FROM reports WHERE key = ?`).get(key) as
     { id: number; report: string; created_at: string } | undefined;
   if (!row) return null;

@@ -1,5 +1,6 @@
 import { countExamples, exampleDetail, pageExamples } from '../compare/pager';
 import { readReport } from '../compare/store';
+import { cachedReportView } from '../../../shared/report-view';
 import { NotFoundError } from '../errors';
 import { examplesCsv, summaryCsv } from '../export/csv';
 import { pendingSearch, refuseWhilePreparing } from '../search/explorer';
@@ -35,7 +36,10 @@ export function exploreHandlers(
   };
   return {
     'compare:start': (settings) => ({ jobId: service.compare.start(settings).jobId }),
-    'compare:report': (settings) => service.compare.cached(settings),
+    'compare:report': (settings) => {
+      const found = service.compare.cached(settings);
+      return found && cachedReportView(found);
+    },
     'examples:page': (input) => {
       const searchPending = pendingSearch(db(), service.search, input);
       if (searchPending) return { rows: [], next: null, total: null, searchPending };

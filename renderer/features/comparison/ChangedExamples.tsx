@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { count } from '../../format';
@@ -28,12 +28,12 @@ export function ChangedExamples({
   pair,
   reportKey,
 }: {
-  comparison: Comparison;
+  comparison: ComparisonView;
   pair: number;
   reportKey: string;
 }) {
   const open = useApp((s) => s.openExamples);
-  const total = comparison.examples.behavior_changed.length;
+  const total = comparison.examples.behavior_changed;
   const key = `${reportKey}:${pair}`;
   // Rows are kept with the pair they belong to, so another pair shows "Loading…", not stale rows.
   const [loaded, setLoaded] = useState<{ key: string; rows: Row[] } | null>(null);

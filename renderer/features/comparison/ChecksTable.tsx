@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import { plain } from '../../format';
 
-export function ChecksTable({ comparison }: { comparison: Comparison }) {
+export function ChecksTable({ comparison }: { comparison: ComparisonView }) {
   const [all, setAll] = useState(false);
   const rows = all ? comparison.checks : comparison.checks.filter((c) => c.status !== 'matches');
   const s = comparison.summary;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import { downloadText } from '../../format';
 import { useApp } from '../../store';
 import type { LoadedReport } from '../../store/workbench';
@@ -21,7 +21,7 @@ function ComparisonToolbar({
   comparison,
 }: {
   loaded: LoadedReport | null;
-  comparison: Comparison | undefined;
+  comparison: ComparisonView | undefined;
 }) {
   const pair = useApp((s) => s.pair);
   const selectPair = useApp((s) => s.selectPair);
@@ -64,7 +64,7 @@ function Dashboard({
   onMetric,
 }: {
   loaded: LoadedReport;
-  comparison: Comparison | undefined;
+  comparison: ComparisonView | undefined;
   metric: string;
   onMetric(metric: string): void;
 }) {

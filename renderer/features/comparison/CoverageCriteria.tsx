@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import type { CriterionSummary } from '../../../shared/compare/types';
 import { shortPair } from '../../../shared/labels';
 import { count, pValue } from '../../format';
@@ -40,7 +40,7 @@ function Stat({ name, title, children }: { name: string; title?: string; childre
   );
 }
 
-export function Coverage({ comparison, pair }: { comparison: Comparison; pair: number }) {
+export function Coverage({ comparison, pair }: { comparison: ComparisonView; pair: number }) {
   const c = comparison.coverage;
   const e = comparison.examples;
   const reference = comparison.reference.condition;
@@ -55,7 +55,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
         </Stat>
         <Stat name={`only in ${names.reference}`} title={reference}>
           <Link
-            n={c.only_reference.length}
+            n={c.only_reference}
             pair={pair}
             filter={{ side: 'reference' }}
             label="examples only in the reference"
@@ -63,7 +63,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
         </Stat>
         <Stat name={`only in ${names.candidate}`} title={candidate}>
           <Link
-            n={c.only_candidate.length}
+            n={c.only_candidate}
             pair={pair}
             filter={{ side: 'candidate' }}
             label="examples only in the candidate"
@@ -71,24 +71,23 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
         </Stat>
         <Stat name="input mismatches">
           <Link
-            n={c.input_mismatch.length}
+            n={c.input_mismatch}
             pair={pair}
             filter={{ inputMismatch: true }}
             label="input mismatches"
           />
         </Stat>
-        {c.errored_reference && c.errored_candidate ? (
+        {c.errored_reference !== undefined && c.errored_candidate !== undefined ? (
           <Stat
             name="errored (left out)"
             title="Paired examples that errored are not data: they are left out of every criterion and paired statistic."
           >
-            {count(c.errored_reference.length)} in {reference}, {count(c.errored_candidate.length)}{' '}
-            in {candidate}
+            {count(c.errored_reference)} in {reference}, {count(c.errored_candidate)} in {candidate}
           </Stat>
         ) : null}
         <Stat name="output changed">
           <Link
-            n={e.output_changed.length}
+            n={e.output_changed}
             pair={pair}
             filter={{ outputChanged: true }}
             label="outputs changed"
@@ -96,7 +95,7 @@ export function Coverage({ comparison, pair }: { comparison: Comparison; pair: n
         </Stat>
         <Stat name="behaviour changed">
           <Link
-            n={e.behavior_changed.length}
+            n={e.behavior_changed}
             pair={pair}
             filter={{ behaviorChanged: true }}
             label="behaviours changed"
@@ -117,7 +116,7 @@ function testTitle(k: CriterionSummary): string | undefined {
   return undefined;
 }
 
-export function CriteriaTable({ comparison, pair }: { comparison: Comparison; pair: number }) {
+export function CriteriaTable({ comparison, pair }: { comparison: ComparisonView; pair: number }) {
   if (comparison.criteria.length === 0) return null;
   return (
     <section className="card scroll-x">

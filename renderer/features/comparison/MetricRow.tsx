@@ -1,4 +1,5 @@
-import type { MetricComparison, NoiseFloorMetric } from '../../../shared/compare/types';
+import type { NoiseFloorMetric } from '../../../shared/compare/types';
+import type { MetricComparisonView } from '../../../shared/report-view';
 import {
   confoundWords,
   definitionsDiffer,
@@ -21,7 +22,7 @@ const verdictHelp: Record<string, string> = {
 };
 
 /** The metric's name and what a reader needs to weigh it: definition, field, power. */
-function MetricCell({ m }: { m: MetricComparison }) {
+function MetricCell({ m }: { m: MetricComparisonView }) {
   const sentence = powerSentence(m);
   return (
     <td className="metric-cell">
@@ -46,7 +47,7 @@ function ReportedCell({ value }: { value: unknown }) {
   return <td className="num">{typeof value === 'number' ? fmt(value) : plain(value)}</td>;
 }
 
-function IntervalCell({ m }: { m: MetricComparison }) {
+function IntervalCell({ m }: { m: MetricComparisonView }) {
   return (
     <td className="mono">
       {interval(m.paired?.ci95)}
@@ -63,7 +64,7 @@ function IntervalCell({ m }: { m: MetricComparison }) {
   );
 }
 
-function VerdictCell({ m }: { m: MetricComparison }) {
+function VerdictCell({ m }: { m: MetricComparisonView }) {
   if (m.not_comparable.length > 0)
     return (
       <td>
@@ -86,7 +87,7 @@ function VerdictCell({ m }: { m: MetricComparison }) {
   );
 }
 
-function HolmCell({ m }: { m: MetricComparison }) {
+function HolmCell({ m }: { m: MetricComparisonView }) {
   const holm = m.paired?.p_holm;
   return (
     <td className="num">
@@ -113,7 +114,7 @@ export function MetricRow({
   noise,
   floor,
 }: {
-  m: MetricComparison;
+  m: MetricComparisonView;
   /** The experiment has replicate reference runs: the row has a noise column. */
   noise: boolean;
   floor: NoiseFloorMetric | undefined;

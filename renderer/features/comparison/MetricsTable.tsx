@@ -1,5 +1,6 @@
 import { methodsNote } from '../../../shared/compare/methods';
-import type { Comparison, NoiseFloor } from '../../../shared/compare/types';
+import type { NoiseFloor } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import { shortPair } from '../../../shared/labels';
 import { MetricRow } from './MetricRow';
 
@@ -15,7 +16,7 @@ function ConditionHead({ short, full }: { short: string; full: string }) {
   );
 }
 
-function MetricsHead({ comparison, noise }: { comparison: Comparison; noise: boolean }) {
+function MetricsHead({ comparison, noise }: { comparison: ComparisonView; noise: boolean }) {
   const reference = comparison.reference.condition;
   const candidate = comparison.candidate.condition;
   const names = shortPair(reference, candidate);
@@ -63,7 +64,7 @@ export function MetricsTable({
   comparison,
   noise,
 }: {
-  comparison: Comparison;
+  comparison: ComparisonView;
   noise: NoiseFloor | null;
 }) {
   const methods = methodsNote([comparison]);

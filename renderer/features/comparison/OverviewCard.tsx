@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
-import type { MetricComparison, Report } from '../../../shared/compare/types';
+import type { MetricComparisonView, ReportView } from '../../../shared/report-view';
 import { ForestPlot, forestPlotHeight, type ForestRow } from '../../charts/ForestPlot';
 import { useWidth } from '../../components/useWidth';
 import { useChartsReady } from './useChartsReady';
 
-function metricNames(report: Report): string[] {
+function metricNames(report: ReportView): string[] {
   return [...new Set(report.comparisons.flatMap((c) => c.metrics.map((m) => m.name)))].sort();
 }
 
 /** Why a metric has no interval, in a few words for the list under the forest plot. */
-function noIntervalReason(m: MetricComparison | undefined): string {
+function noIntervalReason(m: MetricComparisonView | undefined): string {
   if (!m) return 'the pair does not have this metric';
   if (!m.paired) return 'no shared example field: reported values only';
   if (m.paired.n === 0) return '0 paired examples with a value';
@@ -17,7 +17,7 @@ function noIntervalReason(m: MetricComparison | undefined): string {
   return m.paired.method;
 }
 
-function forestRows(report: Report, metric: string): ForestRow[] {
+function forestRows(report: ReportView, metric: string): ForestRow[] {
   return report.comparisons.map((c) => {
     const m = c.metrics.find((x) => x.name === metric);
     return {
@@ -31,7 +31,7 @@ function forestRows(report: Report, metric: string): ForestRow[] {
   });
 }
 
-function Overview({ report, metric }: { report: Report; metric: string }) {
+function Overview({ report, metric }: { report: ReportView; metric: string }) {
   const { ref, width } = useWidth<HTMLDivElement>();
   const ready = useChartsReady();
   const rows = forestRows(report, metric);
@@ -61,7 +61,7 @@ export function OverviewCard({
   metric,
   onMetric,
 }: {
-  report: Report;
+  report: ReportView;
   metric: string;
   onMetric(metric: string): void;
 }) {

@@ -1,4 +1,4 @@
-import type { Report } from '../../../shared/compare/types';
+import type { ReportView } from '../../../shared/report-view';
 import { shortPair } from '../../../shared/labels';
 
 /**
@@ -10,11 +10,11 @@ export function PairPicker({
   pair,
   onChange,
 }: {
-  report: Report;
+  report: ReportView;
   pair: number;
   onChange(pair: number): void;
 }) {
-  const full = (c: Report['comparisons'][number]) =>
+  const full = (c: ReportView['comparisons'][number]) =>
     `${c.candidate.condition} vs ${c.reference.condition}`;
   const chosen = report.comparisons[pair];
   return (

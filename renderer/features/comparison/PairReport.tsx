@@ -1,4 +1,4 @@
-import type { Comparison, Report } from '../../../shared/compare/types';
+import type { ComparisonView, ReportView } from '../../../shared/report-view';
 import { ChangedExamples } from './ChangedExamples';
 import { ChecksTable } from './ChecksTable';
 import { Coverage, CriteriaTable } from './CoverageCriteria';
@@ -6,14 +6,14 @@ import { MetricsTable } from './MetricsTable';
 import { PairTitle } from './PairTitle';
 
 /** One line naming what confounds the pair's metrics, or null when nothing does. */
-function confounded(comparison: Comparison): string | null {
+function confounded(comparison: ComparisonView): string | null {
   const paths = [...new Set(comparison.metrics.flatMap((m) => m.not_comparable ?? []))];
   if (paths.length === 0) return null;
   return `Not comparable: ${paths.join(', ')} ${paths.length === 1 ? 'differs' : 'differ'} between the runs, so the affected metrics get no verdict.`;
 }
 
 /** A banner naming what the two runs evaluated differently (model, dataset, examples). */
-export function EvaluatedDiffers({ comparison }: { comparison: Comparison }) {
+export function EvaluatedDiffers({ comparison }: { comparison: ComparisonView }) {
   if (!comparison.evaluated_differs) return null;
   const paths = comparison.checks
     .filter((c) => c.status === 'differs' && ['model', 'dataset', 'examples'].includes(c.category))
@@ -34,8 +34,8 @@ export function PairReport({
   comparison,
   reportKey,
 }: {
-  report: Report;
-  comparison: Comparison;
+  report: ReportView;
+  comparison: ComparisonView;
   reportKey: string;
 }) {
   const pair = report.comparisons.indexOf(comparison);

@@ -1,4 +1,4 @@
-import type { Report } from '../../../shared/compare/types';
+import type { ReportView } from '../../../shared/report-view';
 import { useApp } from '../../store';
 
 const GUESSES: Record<string, string> = {
@@ -10,7 +10,7 @@ const GUESSES: Record<string, string> = {
  * Where nothing in the files declares the reference, Pairwise guessed it: every view that shows
  * a difference says so, with the way to change it.
  */
-export function ReferenceNote({ report }: { report: Report }) {
+export function ReferenceNote({ report }: { report: ReportView }) {
   const setView = useApp((s) => s.setView);
   const runPair = useApp((s) => s.runPair);
   const guess = GUESSES[report.experiment.reference_basis ?? ''];

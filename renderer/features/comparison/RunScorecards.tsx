@@ -1,4 +1,5 @@
-import type { Report, RunScorecard } from '../../../shared/compare/types';
+import type { RunScorecard } from '../../../shared/compare/types';
+import type { ReportView } from '../../../shared/report-view';
 import { count, fmt, plain } from '../../format';
 
 function value(v: RunScorecard['metrics'][number]['value']): string {
@@ -9,7 +10,7 @@ function value(v: RunScorecard['metrics'][number]['value']): string {
  * Each compared run on its own: what it reports and how many examples it logged, before any
  * pairing. Reports cached by older versions have no scorecards, and the card is left out.
  */
-export function RunScorecards({ report }: { report: Report }) {
+export function RunScorecards({ report }: { report: ReportView }) {
   const runs = report.runs ?? [];
   if (runs.length === 0) return null;
   return (

@@ -1,4 +1,5 @@
-import type { Report, SeriesCurve as SeriesData } from '../../../shared/compare/types';
+import type { SeriesCurve as SeriesData } from '../../../shared/compare/types';
+import type { ReportView } from '../../../shared/report-view';
 import { SeriesCurve } from '../../charts/SeriesCurve';
 import { useWidth } from '../../components/useWidth';
 import { fmt } from '../../format';
@@ -25,7 +26,7 @@ function SeriesCaption({ series }: { series: SeriesData }) {
 }
 
 /** Each declared series: the difference from the reference over the series' levels. */
-export function SeriesCard({ report }: { report: Report }) {
+export function SeriesCard({ report }: { report: ReportView }) {
   const { ref, width } = useWidth<HTMLDivElement>();
   const ready = useChartsReady();
   if (report.series.length === 0) return null;

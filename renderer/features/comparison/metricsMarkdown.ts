@@ -1,11 +1,11 @@
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import { verdictWords } from '../../../shared/compare/verdict-words';
 import { interval, pValue, signed } from '../../format';
 
 export const SMALL_N_MARK = 'small n — treat as a rough guide';
 
 /** The pair's metrics table as Markdown, for "Copy as Markdown". */
-export function metricsMarkdown(comparison: Comparison): string {
+export function metricsMarkdown(comparison: ComparisonView): string {
   const head = '| metric | reported Δ | paired Δ | 95% CI | n | p | p (Holm) | expect | verdict |';
   const rule = '|---|---:|---:|---|---:|---:|---:|---|---|';
   const rows = comparison.metrics.map(

@@ -1,5 +1,5 @@
 import type { VisibilityState } from '@tanstack/react-table';
-import type { Comparison, Report } from '../../../shared/compare/types';
+import type { ComparisonView, ReportView } from '../../../shared/report-view';
 import { shortPair } from '../../../shared/labels';
 import { count } from '../../format';
 import { useApp } from '../../store';
@@ -23,8 +23,8 @@ export function ExamplesToolbar({
   onHidden,
   onExport,
 }: {
-  report: Report;
-  comparison: Comparison;
+  report: ReportView;
+  comparison: ComparisonView;
   total: number | null;
   /** Set while the pair's runs are not yet searchable: how far the search index is. */
   searchPending: { done: number; total: number } | null;

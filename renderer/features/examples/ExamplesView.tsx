@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
-import type { Comparison } from '../../../shared/compare/types';
+import type { ComparisonView } from '../../../shared/report-view';
 import { useApp } from '../../store';
 import { ensureComparison } from '../../sync';
 import { READ_ONLY_TITLE, useReadOnly } from '../../useReadOnly';
@@ -21,7 +21,7 @@ import { useHeaderSort } from './useHeaderSort';
 import { usePairPages } from './usePairPages';
 
 /** The pair's criteria and the grid's columns, which mark the search's hits. */
-function usePairColumns(comparison: Comparison | undefined, searchText: string | undefined) {
+function usePairColumns(comparison: ComparisonView | undefined, searchText: string | undefined) {
   const criteria = useMemo(
     () =>
       comparison?.criteria.map((c) => ({ field: c.field, direction: c.direction, kind: c.kind })) ??

@@ -1,4 +1,5 @@
 import type { Pin, Snapshot } from '../../../shared/findings';
+import { comparisonView } from '../../../shared/report-view';
 import { count } from '../../format';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
@@ -19,7 +20,7 @@ export function Evidence({ snapshot }: { snapshot: Snapshot }) {
           <h4>
             {c.candidate.condition} <span className="muted">vs</span> {c.reference.condition}
           </h4>
-          <MetricsTable comparison={c} noise={report.noise_floor} />
+          <MetricsTable comparison={comparisonView(c)} noise={report.noise_floor} />
         </section>
       ))}
       {report.reproduction ? (

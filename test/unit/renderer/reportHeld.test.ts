@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readReport } from '../../../electron/core/compare/store';
 import type { Db } from '../../../electron/core/db/open';
+import { cachedReportView } from '../../../shared/report-view';
 
 const replies: string[] = [];
 vi.stubGlobal('window', {
@@ -25,14 +26,24 @@ vi.stubGlobal('fetch', () => Promise.resolve(chunked(replies.shift()!)));
 const { HELD, requestUnlessHeld } = await import('../../../renderer/api');
 const { reportHead } = await import('../../../renderer/sync');
 
-/** What the core reads from its cache for a report stored as `json` at `createdAt`. */
+/** What compare:report answers for a report stored as `json` at `createdAt`. */
 function stored(key: string, createdAt: string, json: string) {
   // A report of no pairs: no pair files to check.
   const db = {
     prepare: () => ({ get: () => ({ id: 1, report: json, created_at: createdAt }), all: () => [] }),
   };
-  return readReport(db as unknown as Db, key)!;
+  return cachedReportView(readReport(db as unknown as Db, key)!);
 }
+/** The parts of a report with pairs that the view reads (the rest passes through). */
+const REPORT_WITH_PAIRS = JSON.stringify({
+  comparisons: [
+    {
+      coverage: { paired: 2, only_reference: ['c'], only_candidate: [], input_mismatch: [] },
+      examples: { behavior_changed: ['a'], output_changed: ['a', 'b'] },
+      metrics: [],
+    },
+  ],
+});
 /** The browser host's reply: the dispatcher's result, serialized as the server sends it. */
 const reply = (value: unknown) => JSON.stringify({ ok: true, value });
 
@@ -41,7 +52,7 @@ afterAll(() => {
 });
 
 describe('a comparison report the renderer holds already', () => {
-  const held = stored('k1', '2026-12-02 00:00:00', '{"comparisons":[{"a":1}]}');
+  const held = stored('k1', '2026-12-02 00:00:00', REPORT_WITH_PAIRS);
   const settings = { experimentId: 'exp-1' };
 
   it('is recognised from the head of the reply, and answered without the reply', async () => {
