@@ -66,6 +66,34 @@ export function sha1(text: string): string {
   return hash('sha1', text, 'hex');
 }
 
+/** Ordinals and text lengths past which a text's hash is not kept (bounds what is held). */
+const MEMO_ORDINALS = 8192;
+const MEMO_MAX_CHARS = 2048;
+
+/**
+ * The SHA-1 of the text last hashed at each ordinal of a run, in this worker. Runs of one
+ * experiment mostly share their inputs, and often outputs, example for example, and come one
+ * after another: comparing a text with the one at its ordinal in the run prepared before
+ * costs a comparison of bytes, hashing it again was a tenth of an index worker's time. Equal
+ * texts have equal hashes, so what is stored does not change.
+ */
+export class HashMemo {
+  private readonly texts: string[] = [];
+  private readonly hashes: string[] = [];
+
+  hash(ordinal: number, text: string): string {
+    if (ordinal >= MEMO_ORDINALS || text.length > MEMO_MAX_CHARS) return sha1(text);
+    if (this.texts[ordinal] === text) return this.hashes[ordinal]!;
+    const hashed = sha1(text);
+    this.texts[ordinal] = text;
+    this.hashes[ordinal] = hashed;
+    return hashed;
+  }
+}
+
+const inputHashes = new HashMemo();
+const outputHashes = new HashMemo();
+
 /**
  * What the writer stores of a run's examples, prepared in the index worker: nothing per
  * example is kept once it is in a block or the column store (batches read ahead wait for the
@@ -124,11 +152,12 @@ export function prepareExampleList(
   located: LocatedTexts[] | null = null,
 ): PreparedExamples {
   const rows = examples.map((example, i) => {
-    const inputHash = sha1(example.input);
-    const outputHash = sha1(example.output);
+    const ordinal = builders.next++;
+    const inputHash = inputHashes.hash(ordinal, example.input);
+    const outputHash = outputHashes.hash(ordinal, example.output);
     builders.columns.add({
       id: example.id,
-      rowid: builders.next++,
+      rowid: ordinal,
       inputHash,
       outputHash,
       error: example.error,

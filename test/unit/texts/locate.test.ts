@@ -5,8 +5,10 @@ import {
   MIN_LOCATED_CHARS,
   TextLocator,
   type LocatedTexts,
+  type TextRange,
 } from '../../../electron/core/texts/locate';
 import {
+  bytewiseLocate,
   locatedExamples,
   mechlensLikeText,
   writeJson,
@@ -28,6 +30,9 @@ function check(bytes: Buffer, found: LocatedTexts[], list: LocatedExample[], off
   });
   return located;
 }
+
+const moved = (range: TextRange | null, by: number) =>
+  range && { start: range.start + by, end: range.end + by };
 
 const long = (s: string) => `${s} ${'padding words to make it worth a range '.repeat(2)}`;
 
@@ -123,6 +128,60 @@ describe('the text locator', () => {
     // those missed meanwhile are looked for again between the examples found around them.
     expect(found.every((f) => f.input !== null)).toBe(true);
     check(bytes, found, list);
+    // The same from a batch read further into a file: those looked for again are file offsets.
+    const offset = 1000;
+    const batch = new TextLocator().locate(bytes, offset, list);
+    expect(batch).toEqual(
+      found.map((f) => ({ input: moved(f.input, offset), output: moved(f.output, offset) })),
+    );
+  });
+
+  it('finds what the byte search finds, in random files of every kind of text', () => {
+    const pool = fc.constantFrom(
+      long('the same long text, written in more than one place'),
+      long('a tab\tand a "quote" and a \\ backslash'),
+      long('Straße 東京 мир 😀 👩‍🔬'),
+    );
+    const text = fc.oneof(
+      pool,
+      fc.string({ unit: 'binary', minLength: 30, maxLength: 120 }),
+      fc.string({ unit: 'grapheme', minLength: 30, maxLength: 120 }),
+      fc.string({
+        unit: fc.constantFrom('a', 'é', '😀', '\ud800', '\n', '"', '\\', ' '),
+        minLength: 40,
+        maxLength: 90,
+      }),
+    );
+    const fields = fc.record({
+      nested: fc.jsonValue({ maxDepth: 3 }),
+      text: fc.option(pool),
+    });
+    const example = fc.record({ input: text, output: text, fields });
+    fc.assert(
+      fc.property(
+        fc.array(example, { maxLength: 25 }),
+        fc.constantFrom<Writer>('js', 'python'),
+        fc.constantFrom(0, 2),
+        (examples, writer, indent) => {
+          const list = examples.map((e, i) => ({ ...e, id: `e${i}` }));
+          const bytes = Buffer.from(mechlensLikeText(list, writer, indent));
+          expect(new TextLocator().locate(bytes, 0, list)).toEqual(bytewiseLocate(bytes, list));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reads texts off the literals where it can, and searches those a writer escaped', () => {
+    const plain = long('plain words, nothing to escape');
+    const escaped = long('a new\nline');
+    const list = [{ id: 'a', input: plain, output: escaped, fields: {} }];
+    const bytes = Buffer.from(JSON.stringify({ examples: list }));
+    const [found] = new TextLocator().locate(bytes, 0, list);
+    expect(bytes.toString('utf8', found!.input!.start, found!.input!.end)).toBe(`"${plain}"`);
+    expect(bytes.toString('utf8', found!.output!.start, found!.output!.end)).toBe(
+      JSON.stringify(escaped),
+    );
   });
 
   it('gives ranges that parse to their text, or none, for random texts and either writer', () => {
