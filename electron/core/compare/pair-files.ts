@@ -23,8 +23,7 @@ const SECTIONS = [
   'classes',
   'deltas',
 ] as const;
-type Section = (typeof SECTIONS)[number];
-export type PairSections = Record<Section, Buffer>;
+export type PairSection = (typeof SECTIONS)[number];
 
 const MAGIC = Buffer.from('PWPAIRS1', 'latin1');
 const HEADER_BYTES = 40;
@@ -109,9 +108,9 @@ export function writePairFile(
  * Where each section lies in a file of `size` bytes whose header is `header`, or null when the
  * magic or the section lengths do not match the size.
  */
-function layout(header: Buffer, size: number): Record<Section, [number, number]> | null {
+function layout(header: Buffer, size: number): Record<PairSection, [number, number]> | null {
   if (header.length < HEADER_BYTES || !header.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  const spans = {} as Record<Section, [number, number]>;
+  const spans = {} as Record<PairSection, [number, number]>;
   let at = HEADER_BYTES;
   for (const [i, name] of SECTIONS.entries()) {
     const length = header.readUInt32LE(MAGIC.length + 4 * i);
@@ -122,43 +121,69 @@ function layout(header: Buffer, size: number): Record<Section, [number, number]>
 }
 
 /**
- * The arrays of a pair file in one read, as views of one buffer; null when the file is missing,
- * or its size, magic or section lengths do not match what its row says.
+ * An opened pair file: each array's byte length from its header, and a read of one array that
+ * gives null once the file is gone or is not the one opened (its size changed).
  */
-export function readPairFile(db: Db, file: string, bytes: number): PairSections | null {
+export interface PairFile {
+  lengths: Record<PairSection, number>;
+  read(section: PairSection): Buffer | null;
+}
+
+/** Reads `length` bytes at `position` into a buffer of its own (aligned for any typed array). */
+function readSpan(fd: number, position: number, length: number): Buffer {
+  const data = Buffer.allocUnsafeSlow(length);
+  for (let at = 0; at < length;) {
+    const read = fs.readSync(fd, data, at, length - at, position + at);
+    if (read === 0) throw new Error('The pair file ended early.');
+    at += read;
+  }
+  return data;
+}
+
+/**
+ * Opens a pair file by its header alone; its arrays are read when first asked for, so a query
+ * reads only what it uses (a filter on a class needs neither the differences nor the other
+ * criteria's sort orders). Null when the file is missing, or its size, magic or section
+ * lengths do not match what its row says. The file never changes under its name (a saved
+ * file is renamed into place whole and only ever removed), so a later read is of the same bytes
+ * or fails.
+ */
+export function openPairFile(db: Db, file: string, bytes: number): PairFile | null {
   if (!FILE_NAME.test(file)) return null;
-  let data: Buffer;
+  const where = path.join(pairDir(db), file);
+  const spans = withFile(where, bytes, (fd) => layout(readSpan(fd, 0, HEADER_BYTES), bytes));
+  if (!spans) return null;
+  const lengths = {} as Record<PairSection, number>;
+  for (const name of SECTIONS) lengths[name] = spans[name][1] - spans[name][0];
+  return {
+    lengths,
+    read: (section) => {
+      const [from, to] = spans[section];
+      return withFile(where, bytes, (fd) => readSpan(fd, from, to - from));
+    },
+  };
+}
+
+/** `use` on the file opened for reading, or null when it is missing, not `bytes` long or unreadable. */
+function withFile<T>(where: string, bytes: number, use: (fd: number) => T | null): T | null {
+  let fd: number;
   try {
-    data = fs.readFileSync(path.join(pairDir(db), file));
+    fd = fs.openSync(where, 'r');
   } catch {
     return null;
   }
-  const spans = data.length === bytes ? layout(data, bytes) : null;
-  if (!spans) return null;
-  const sections = {} as PairSections;
-  for (const name of SECTIONS) sections[name] = data.subarray(...spans[name]);
-  return sections;
+  try {
+    return fs.fstatSync(fd).size === bytes ? use(fd) : null;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** Whether a pair file is there with its row's size and a sound header, without its arrays. */
 export function pairFileIntact(db: Db, file: string, bytes: number): boolean {
-  if (!FILE_NAME.test(file)) return false;
-  let fd: number;
-  try {
-    fd = fs.openSync(path.join(pairDir(db), file), 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const header = Buffer.alloc(HEADER_BYTES);
-    return (
-      fs.fstatSync(fd).size === bytes &&
-      fs.readSync(fd, header, 0, HEADER_BYTES, 0) === HEADER_BYTES &&
-      layout(header, bytes) !== null
-    );
-  } finally {
-    fs.closeSync(fd);
-  }
+  return openPairFile(db, file, bytes) !== null;
 }
 
 /**

@@ -2,12 +2,13 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageExamples } from '../../../electron/core/compare/pager';
+import { countExamples, pageExamples } from '../../../electron/core/compare/pager';
+import { openPair } from '../../../electron/core/compare/pair-cache';
 import { pairDir, setLibraryFile, sweepPairFiles } from '../../../electron/core/compare/pair-files';
 import { pruneReports, readReport } from '../../../electron/core/compare/store';
 import { openDatabase } from '../../../electron/core/db/open';
 import { NotFoundError } from '../../../electron/core/errors';
-import { explorerLibrary, type ExplorerLibrary } from '../../fixtures/explorer';
+import { explorerLibrary, unchangedFlags, type ExplorerLibrary } from '../../fixtures/explorer';
 import { makeService, type Harness } from '../../fixtures/service';
 
 let harness: Harness;
@@ -87,6 +88,31 @@ describe('pair files', () => {
       spoil(path.join(pairDir(db()), fileOf(key)));
       expectNotCached(key);
     }
+  });
+
+  it('reads an array when a query first needs it, and a file gone by then answers "no longer cached"', async () => {
+    await library.store('lazy');
+    // A one-condition count is a stored number: the pair opens by its file's header alone.
+    const filter = { outputChanged: true };
+    expect(countExamples(db(), { reportKey: 'lazy', pair: 0, filter }).total).toBe(0);
+    fs.rmSync(path.join(pairDir(db()), fileOf('lazy')));
+    expectNotCached('lazy');
+  });
+
+  it('a view kept in memory is not served once its report is saved again or deleted', async () => {
+    await library.store('kept');
+    const first = openPair(db(), 'kept', 0);
+    expect(page('kept').rows.length).toBe(library.ids.length);
+    const changed = library.ids.map(() => ({ ...unchangedFlags, output_changed: true }));
+    await library.store('kept', library.modelRows(changed));
+    const again = openPair(db(), 'kept', 0);
+    // Compared by identity: a deep comparison would read the old view's arrays, whose file is gone.
+    expect(again === first).toBe(false);
+    expect(Array.from(again.flags)).not.toEqual(Array.from(first.flags));
+    const file = fileOf('kept');
+    db().prepare(`DELETE FROM reports WHERE key = ?`).run('kept');
+    fs.rmSync(path.join(pairDir(db()), file));
+    expect(() => openPair(db(), 'kept', 0)).toThrow(NotFoundError);
   });
 
   it('a report saved again, pruned or cancelled leaves no file behind', async () => {
