@@ -1,8 +1,5 @@
-import { NotFoundError } from '../errors';
 import type { PairRows, PairSide } from './compute';
-import { NO_ROWID } from './codes';
 import { pairCounts } from './counts';
-import type { PairSection } from './pair-files';
 import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
 
 /**
@@ -34,6 +31,18 @@ export interface PairArrays {
   deltas: (Float32Array | Float64Array)[];
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
+  /**
+   * A few rows' ids and keys (a page's): from the arrays above once a query has read them,
+   * else read row by row from the pair's file, as a first page needs 200 rows of a million.
+   */
+  rowsAt(ks: readonly number[]): RowKeys;
+}
+
+/** Rows' example ids and each side's key, in the order asked for. */
+export interface RowKeys {
+  ids: string[];
+  ref: number[];
+  cand: number[];
 }
 
 /**
@@ -118,9 +127,6 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
 
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** A missing rowid in the narrow form that files saved by earlier versions may hold. */
-const NO_ROWID_32 = 0xffffffff;
-
 /**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
@@ -180,124 +186,6 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
   };
 }
 
-type TypedArrayOf<T> = {
-  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
-  BYTES_PER_ELEMENT: number;
-};
-
-function damaged(column: string): NotFoundError {
-  return new NotFoundError(`The stored comparison is damaged (${column}): run it again.`);
-}
-
-/** A typed view of a stored array, copied first when its buffer is not aligned for it. */
-function typed<T>(blob: Buffer, Type: TypedArrayOf<T>, length: number, column: string): T {
-  if (blob.byteLength !== length * Type.BYTES_PER_ELEMENT) throw damaged(column);
-  if (blob.byteOffset % Type.BYTES_PER_ELEMENT === 0)
-    return new Type(blob.buffer as ArrayBuffer, blob.byteOffset, length);
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Type(copy.buffer, 0, length);
-}
-
-function side(runRowid: number, first: number | null, last: number | null): PairSide {
-  return { runRowid, firstRowid: first, lastRowid: last };
-}
-
-/**
- * Rowids are stored as the doubles the explorer uses, so they are read as they lie. Files saved
- * before may hold them as Uint32 (when all fitted), widened here by two native passes.
- */
-function rowidsOf(blob: Buffer, n: number, column: string): Float64Array {
-  if (blob.byteLength !== n * 4) return typed(blob, Float64Array, n, column);
-  const rowids = new Float64Array(n);
-  rowids.set(typed(blob, Uint32Array, n, column));
-  for (let k = rowids.indexOf(NO_ROWID_32); k >= 0; k = rowids.indexOf(NO_ROWID_32, k + 1))
-    rowids[k] = NO_ROWID;
-  return rowids;
-}
-
-function deltasOf(blob: Buffer, length: number): Float32Array | Float64Array {
-  return blob.byteLength === length * 4 && length > 0
-    ? typed(blob, Float32Array, length, 'deltas')
-    : typed(blob, Float64Array, length, 'deltas');
-}
-
-/** A pair's `pair_arrays` row without its arrays. */
-export type PairMeta = Omit<StoredPairArrays, PairSection>;
-
-/** Where a pair's arrays come from: each one's byte length at once, its bytes when asked for. */
-export interface PairSource {
-  length(section: PairSection): number;
-  read(section: PairSection): Buffer;
-}
-
-/** The arrays a stored pair holds, read in full (a test's, or a row's just encoded). */
-export function sourceOf(stored: StoredPairArrays): PairSource {
-  return { length: (section) => stored[section].length, read: (section) => stored[section] };
-}
-
-/** Defines `key` as read on first use, then kept as a plain value. */
-function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () => T[K]): void {
-  Object.defineProperty(target, key, {
-    configurable: true,
-    enumerable: true,
-    get: () => {
-      const value = make();
-      Object.defineProperty(target, key, { value, enumerable: true });
-      return value;
-    },
-  });
-}
-
-/** Every array's byte length against the row's count and criteria, before any is read. */
-function checkLengths(source: PairSource, n: number, criteria: number): void {
-  const fits = (section: PairSection, ...sizes: number[]) => {
-    if (!sizes.includes(source.length(section))) throw damaged(section);
-  };
-  fits('id_offsets', 4 * (n + 1));
-  fits('ref_rowids', 4 * n, 8 * n);
-  fits('cand_rowids', 4 * n, 8 * n);
-  fits('flags', n);
-  fits('classes', criteria * n);
-  fits('deltas', 4 * criteria * n, 8 * criteria * n);
-}
-
-/**
- * A pair's arrays, each read from `source` the first time it is used: the lengths are checked
- * at once, so a damaged pair is refused before any row is shown, and a query that needs only
- * flags and classes never reads the ids' neighbours or the differences.
- */
-export function decodePair(meta: PairMeta, source: PairSource): PairArrays {
-  const n = meta.rows;
-  const criteria = JSON.parse(meta.criteria) as string[];
-  checkLengths(source, n, criteria.length);
-  const p = {
-    rows: n,
-    criteria,
-    reference: side(meta.ref_run_rowid, meta.ref_first, meta.ref_last),
-    candidate: side(meta.cand_run_rowid, meta.cand_first, meta.cand_last),
-    counts: JSON.parse(meta.counts) as Record<string, number>,
-  } as PairArrays;
-  lazy(p, 'offsets', () => {
-    const offsets = typed(source.read('id_offsets'), Uint32Array, n + 1, 'id_offsets');
-    if (offsets[n] !== source.length('example_ids')) throw damaged('example_ids');
-    return offsets;
-  });
-  lazy(p, 'ids', () => source.read('example_ids'));
-  lazy(p, 'refRowids', () => rowidsOf(source.read('ref_rowids'), n, 'ref_rowids'));
-  lazy(p, 'candRowids', () => rowidsOf(source.read('cand_rowids'), n, 'cand_rowids'));
-  lazy(p, 'flags', () => typed(source.read('flags'), Uint8Array, n, 'flags'));
-  lazy(p, 'classes', () => {
-    const classes = typed(source.read('classes'), Uint8Array, criteria.length * n, 'classes');
-    return criteria.map((_, c) => classes.subarray(c * n, (c + 1) * n));
-  });
-  lazy(p, 'deltas', () => {
-    const deltas = deltasOf(source.read('deltas'), criteria.length * n);
-    return criteria.map((_, c) => deltas.subarray(c * n, (c + 1) * n));
-  });
-  return p;
-}
-
 /** A pair the report does not have: no rows. */
 export const EMPTY_PAIR: PairArrays = {
   rows: 0,
@@ -312,4 +200,5 @@ export const EMPTY_PAIR: PairArrays = {
   classes: [],
   deltas: [],
   counts: {},
+  rowsAt: () => ({ ids: [], ref: [], cand: [] }),
 };

@@ -1,7 +1,8 @@
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
-import { decodePair, EMPTY_PAIR, type PairArrays, type PairMeta } from './pair-arrays';
-import { openPairFile, type PairSection } from './pair-files';
+import { EMPTY_PAIR, type PairArrays } from './pair-arrays';
+import { decodePair, type PairMeta, type PairSource } from './pair-decode';
+import { openPairFile } from './pair-files';
 
 /** A small least-recently-used map: what was asked for last is dropped last. */
 export class Lru<V> {
@@ -71,13 +72,14 @@ function readPair(db: Db, reportId: number, pair: number): PairArrays {
   if (!row) return { ...EMPTY_PAIR };
   const file = openPairFile(db, row.file, row.bytes);
   if (!file) throw new NotFoundError(NOT_CACHED);
-  const source = {
-    length: (section: PairSection) => file.lengths[section],
-    read: (section: PairSection) => {
-      const data = file.read(section);
-      if (!data) throw new NotFoundError(NOT_CACHED);
-      return data;
-    },
+  const present = (data: Buffer | null) => {
+    if (!data) throw new NotFoundError(NOT_CACHED);
+    return data;
+  };
+  const source: PairSource = {
+    length: (section) => file.lengths[section],
+    read: (section) => present(file.read(section)),
+    readRanges: (section, ranges) => present(file.readRanges(section, ranges)),
   };
   try {
     return decodePair(row, source);

@@ -120,23 +120,34 @@ function layout(header: Buffer, size: number): Record<PairSection, [number, numb
   return at === size ? spans : null;
 }
 
+/** A byte range [from, to) of one array. */
+export type ByteRange = readonly [number, number];
+
 /**
- * An opened pair file: each array's byte length from its header, and a read of one array that
- * gives null once the file is gone or is not the one opened (its size changed).
+ * An opened pair file: each array's byte length from its header, a read of one whole array,
+ * and a read of a few ranges of one (a page's rows) in one opening of the file. Both give null
+ * once the file is gone or is not the one opened (its size changed).
  */
 export interface PairFile {
   lengths: Record<PairSection, number>;
   read(section: PairSection): Buffer | null;
+  /** The ranges' bytes one after another; a range outside the array throws. */
+  readRanges(section: PairSection, ranges: readonly ByteRange[]): Buffer | null;
+}
+
+/** Reads `length` bytes at `position` into `data` from `offset` on. */
+function readInto(fd: number, data: Buffer, offset: number, position: number, length: number) {
+  for (let at = 0; at < length;) {
+    const read = fs.readSync(fd, data, offset + at, length - at, position + at);
+    if (read === 0) throw new Error('The pair file ended early.');
+    at += read;
+  }
 }
 
 /** Reads `length` bytes at `position` into a buffer of its own (aligned for any typed array). */
 function readSpan(fd: number, position: number, length: number): Buffer {
   const data = Buffer.allocUnsafeSlow(length);
-  for (let at = 0; at < length;) {
-    const read = fs.readSync(fd, data, at, length - at, position + at);
-    if (read === 0) throw new Error('The pair file ended early.');
-    at += read;
-  }
+  readInto(fd, data, 0, position, length);
   return data;
 }
 
@@ -160,6 +171,24 @@ export function openPairFile(db: Db, file: string, bytes: number): PairFile | nu
     read: (section) => {
       const [from, to] = spans[section];
       return withFile(where, bytes, (fd) => readSpan(fd, from, to - from));
+    },
+    readRanges: (section, ranges) => {
+      const [from, to] = spans[section];
+      let total = 0;
+      for (const [start, end] of ranges) {
+        if (start < 0 || end < start || from + end > to)
+          throw new Error(`A row range lies outside the pair file's ${section}.`);
+        total += end - start;
+      }
+      const data = Buffer.allocUnsafe(total);
+      return withFile(where, bytes, (fd) => {
+        let at = 0;
+        for (const [start, end] of ranges) {
+          readInto(fd, data, at, from + start, end - start);
+          at += end - start;
+        }
+        return data;
+      });
     },
   };
 }

@@ -8,13 +8,12 @@ import {
 } from '../../../electron/core/compare/codes';
 import type { PairRows } from '../../../electron/core/compare/compute';
 import {
-  decodePair,
   encodePair,
   findId,
   idAt,
-  sourceOf,
   type StoredPairArrays,
 } from '../../../electron/core/compare/pair-arrays';
+import { decodePair, sourceOf } from '../../../electron/core/compare/pair-decode';
 import { Lru } from '../../../electron/core/compare/pair-cache';
 import { idList, pairIdsOf, strictlyAscending } from '../../../electron/core/compare/pair-ids';
 
