@@ -115,6 +115,32 @@ describe('pair arrays', () => {
     expect(Array.from(decoded.candRowids)).toEqual([100, 101, 102]);
   });
 
+  it("reads a few rows' ids and keys alike before and after the whole arrays are read", () => {
+    const stored = encodePair(rows(['a', 'b\u{1F600}', 'b\uFF21', 'c']));
+    const narrow = (...rowids: number[]) => Buffer.from(Uint32Array.from(rowids).buffer);
+    for (const form of [stored, { ...stored, ref_rowids: narrow(10, 0xffffffff, 12, 13) }]) {
+      const decoded = decode(form);
+      const ks = [3, 0, 2, 1];
+      const byRow = decoded.rowsAt(ks);
+      const whole = {
+        ids: ks.map((k) => idAt(decoded, k)),
+        ref: ks.map((k) => decoded.refRowids[k]!),
+        cand: ks.map((k) => decoded.candRowids[k]!),
+      };
+      expect(byRow).toEqual(whole);
+      expect(decoded.rowsAt(ks)).toEqual(whole);
+      expect(byRow.ids).toEqual(['c', 'a', 'b\u{1F600}', 'b\uFF21']);
+    }
+    expect(decode(stored).rowsAt([])).toEqual({ ids: [], ref: [], cand: [] });
+  });
+
+  it('refuses row offsets that point outside the ids', () => {
+    const stored = encodePair(rows(['a', 'b', 'c']));
+    const offsets = Buffer.from(stored.id_offsets);
+    offsets.writeUInt32LE(99, 4);
+    expect(() => decode({ ...stored, id_offsets: offsets }).rowsAt([0])).toThrow('damaged');
+  });
+
   it('an empty pair stores and reads back as no rows', () => {
     const decoded = decode(encodePair(rows([])));
     expect(decoded.rows).toBe(0);
