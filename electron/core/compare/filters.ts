@@ -121,39 +121,53 @@ function flagTest(f: Filter): { mask: number; want: number } {
   return { mask, want };
 }
 
-/** Keeps the rows whose class is `code` under any of the given criteria. */
-function keepClass(marks: Uint8Array, classes: Uint8Array[], code: number): void {
-  if (classes.length === 1) {
-    const only = classes[0]!;
-    for (let k = 0; k < marks.length; k++) if (only[k] !== code) marks[k] = 0;
-    return;
-  }
-  const hit = new Uint8Array(marks.length);
-  for (const cls of classes) for (let k = 0; k < marks.length; k++) if (cls[k] === code) hit[k] = 1;
-  for (let k = 0; k < marks.length; k++) marks[k]! &= hit[k]!;
+/**
+ * Per row, the byte a class condition tests and the value it must have: a criterion's own
+ * class bytes, or 1 in a byte per row where any of several criteria has the class.
+ */
+function classTest(view: PairView, f: Filter, n: number): { bytes: Uint8Array; want: number } {
+  if (!f.changeClass) return { bytes: new Uint8Array(n), want: 0 };
+  const code = classCode(f.changeClass);
+  const classes = view.criteria
+    .map((criterion, c) => (f.criterion === undefined || criterion === f.criterion ? c : -1))
+    .filter((c) => c >= 0)
+    .map((c) => view.classes[c]!);
+  if (classes.length === 1) return { bytes: classes[0]!, want: code };
+  const hit = new Uint8Array(n);
+  for (const cls of classes) for (let k = 0; k < n; k++) hit[k]! |= cls[k] === code ? 1 : 0;
+  return { bytes: hit, want: 1 };
 }
 
-/** One tight pass over the typed arrays per condition: no call per row. */
+/**
+ * One pass over the typed arrays for every condition at once, without a branch per row (a
+ * pass per condition cost a first filter on a million rows ~10 ms, most of it before the
+ * loops were optimised). A condition the filter does not have tests a zero byte against 0.
+ */
 function computeMatches(db: Db, view: PairView, f: Filter): FilterMatches {
   const search = f.search?.trim() ? f.search : undefined;
   const { mask, want } = flagTest(f);
   if (mask === 0 && !f.changeClass && !search) return { matches: null, count: view.rows };
-  const marks = search
-    ? searchMatches(db, view, search).slice()
-    : new Uint8Array(view.rows).fill(1);
-  const { flags } = view;
-  if (mask !== 0)
-    for (let k = 0; k < marks.length; k++) if ((flags[k]! & mask) !== want) marks[k] = 0;
-  if (f.changeClass) {
-    const classes = view.criteria
-      .map((criterion, c) => (f.criterion === undefined || criterion === f.criterion ? c : -1))
-      .filter((c) => c >= 0)
-      .map((c) => view.classes[c]!);
-    if (classes.length === 0) marks.fill(0);
-    else keepClass(marks, classes, classCode(f.changeClass));
-  }
+  const n = view.rows;
+  const flags = mask === 0 ? new Uint8Array(n) : view.flags;
+  const cls = classTest(view, f, n);
+  const classes = cls.bytes;
+  const code = cls.want;
   let count = 0;
-  for (let k = 0; k < marks.length; k++) count += marks[k]!;
+  if (search) {
+    const marks = searchMatches(db, view, search).slice();
+    for (let k = 0; k < n; k++) {
+      const keep = marks[k]! & +((flags[k]! & mask) === want) & +(classes[k] === code);
+      marks[k] = keep;
+      count += keep;
+    }
+    return { matches: marks, count };
+  }
+  const marks = new Uint8Array(n);
+  for (let k = 0; k < n; k++) {
+    const keep = +((flags[k]! & mask) === want) & +(classes[k] === code);
+    marks[k] = keep;
+    count += keep;
+  }
   return { matches: marks, count };
 }
 
