@@ -2,9 +2,21 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countExamples, pageExamples } from '../../../electron/core/compare/pager';
+import { pageExamples } from '../../../electron/core/compare/pager';
 import { openPair } from '../../../electron/core/compare/pair-cache';
-import { pairDir, setLibraryFile, sweepPairFiles } from '../../../electron/core/compare/pair-files';
+import { idAt } from '../../../electron/core/compare/pair-arrays';
+import {
+  decodePair,
+  type PairMeta,
+  type PairSource,
+} from '../../../electron/core/compare/pair-decode';
+import {
+  openPairFile,
+  pairDir,
+  setLibraryFile,
+  sweepPairFiles,
+  type PairFile,
+} from '../../../electron/core/compare/pair-files';
 import { pruneReports, readReport } from '../../../electron/core/compare/store';
 import { openDatabase } from '../../../electron/core/db/open';
 import { NotFoundError } from '../../../electron/core/errors';
@@ -90,12 +102,36 @@ describe('pair files', () => {
     }
   });
 
-  it('reads an array when a query first needs it, and a file gone by then answers "no longer cached"', async () => {
+  it("reads a big file's arrays when first asked for, row ranges alike, and a file gone by then as null", async () => {
     await library.store('lazy');
-    // A one-condition count is a stored number: the pair opens by its file's header alone.
-    const filter = { outputChanged: true };
-    expect(countExamples(db(), { reportKey: 'lazy', pair: 0, filter }).total).toBe(0);
-    fs.rmSync(path.join(pairDir(db()), fileOf('lazy')));
+    const row = db()
+      .prepare(`SELECT * FROM pair_arrays WHERE report_id = (SELECT id FROM reports WHERE key = ?)`)
+      .get('lazy') as PairMeta & { file: string; bytes: number };
+    // A threshold of 0 reads it as a pair file too big to read whole at once.
+    const lazy = openPairFile(db(), row.file, row.bytes, 0)!;
+    const whole = openPairFile(db(), row.file, row.bytes)!;
+    const source = (file: PairFile): PairSource => ({
+      length: (section) => file.lengths[section],
+      read: (section) => file.read(section)!,
+      readRanges: (section, ranges) => file.readRanges(section, ranges)!,
+    });
+    const byRow = decodePair(row, source(lazy));
+    const all = decodePair(row, source(whole));
+    const ks = Array.from({ length: row.rows }, (_, k) => row.rows - 1 - k);
+    const expected = {
+      ids: ks.map((k) => idAt(all, k)),
+      ref: ks.map((k) => all.refRowids[k]!),
+      cand: ks.map((k) => all.candRowids[k]!),
+    };
+    expect(byRow.rowsAt(ks)).toEqual(expected);
+    expect(Array.from(byRow.flags)).toEqual(Array.from(all.flags));
+    expect(() => lazy.readRanges('flags', [[0, row.rows + 1]])).toThrow('outside');
+
+    fs.rmSync(path.join(pairDir(db()), row.file));
+    expect(lazy.read('classes')).toBeNull();
+    expect(lazy.readRanges('example_ids', [[0, 1]])).toBeNull();
+    // A small file was read whole when opened: the same bytes, whatever happens to it since.
+    expect(whole.read('classes')).not.toBeNull();
     expectNotCached('lazy');
   });
 
