@@ -208,6 +208,8 @@ export function openPairFile(
         total += end - start;
       }
       const data = Buffer.allocUnsafe(total);
+      // An empty page asks for no rows: nothing to open the file for.
+      if (ranges.length === 0) return data;
       return copying((copy) => {
         let at = 0;
         for (const [start, end] of ranges) {
