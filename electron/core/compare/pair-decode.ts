@@ -125,59 +125,104 @@ function rowidsFrom(
 }
 
 /**
+ * A pair's arrays, each read from its source the first time it is used. A class with a field
+ * per array, so the object's shape never changes as arrays are read: a property redefined on
+ * first use changed it, and the explorer's loops compiled for the old shape were thrown away.
+ */
+class SourcedPair implements PairArrays {
+  readonly rows: number;
+  readonly criteria: string[];
+  readonly reference: PairSide;
+  readonly candidate: PairSide;
+  readonly counts: Record<string, number>;
+  private offsetsRead: Uint32Array | null = null;
+  private idsRead: Buffer | null = null;
+  private refRead: Float64Array | null = null;
+  private candRead: Float64Array | null = null;
+  private flagsRead: Uint8Array | null = null;
+  private classesRead: Uint8Array[] | null = null;
+  private deltasRead: (Float32Array | Float64Array)[] | null = null;
+
+  constructor(
+    meta: PairMeta,
+    private readonly source: PairSource,
+  ) {
+    this.rows = meta.rows;
+    this.criteria = JSON.parse(meta.criteria) as string[];
+    checkLengths(source, this.rows, this.criteria.length);
+    this.reference = side(meta.ref_run_rowid, meta.ref_first, meta.ref_last);
+    this.candidate = side(meta.cand_run_rowid, meta.cand_first, meta.cand_last);
+    this.counts = JSON.parse(meta.counts) as Record<string, number>;
+  }
+
+  get offsets(): Uint32Array {
+    if (!this.offsetsRead) {
+      const n = this.rows;
+      const offsets = typed(this.source.read('id_offsets'), Uint32Array, n + 1, 'id_offsets');
+      if (offsets[n] !== this.source.length('example_ids')) throw damaged('example_ids');
+      this.offsetsRead = offsets;
+    }
+    return this.offsetsRead;
+  }
+
+  get ids(): Buffer {
+    return (this.idsRead ??= this.source.read('example_ids'));
+  }
+
+  get refRowids(): Float64Array {
+    return (this.refRead ??= rowidsOf(this.source.read('ref_rowids'), this.rows, 'ref_rowids'));
+  }
+
+  get candRowids(): Float64Array {
+    return (this.candRead ??= rowidsOf(this.source.read('cand_rowids'), this.rows, 'cand_rowids'));
+  }
+
+  get flags(): Uint8Array {
+    return (this.flagsRead ??= typed(this.source.read('flags'), Uint8Array, this.rows, 'flags'));
+  }
+
+  get classes(): Uint8Array[] {
+    if (!this.classesRead) {
+      const n = this.rows;
+      const all = typed(
+        this.source.read('classes'),
+        Uint8Array,
+        this.criteria.length * n,
+        'classes',
+      );
+      this.classesRead = this.criteria.map((_, c) => all.subarray(c * n, (c + 1) * n));
+    }
+    return this.classesRead;
+  }
+
+  get deltas(): (Float32Array | Float64Array)[] {
+    if (!this.deltasRead) {
+      const n = this.rows;
+      const all = deltasOf(this.source.read('deltas'), this.criteria.length * n);
+      this.deltasRead = this.criteria.map((_, c) => all.subarray(c * n, (c + 1) * n));
+    }
+    return this.deltasRead;
+  }
+
+  rowsAt(ks: readonly number[]): RowKeys {
+    const { source, rows: n } = this;
+    return {
+      ids: this.idsRead && this.offsetsRead ? ks.map((k) => idAt(this, k)) : idsFrom(source, ks),
+      ref: this.refRead
+        ? ks.map((k) => this.refRead![k]!)
+        : rowidsFrom(source, 'ref_rowids', n, ks),
+      cand: this.candRead
+        ? ks.map((k) => this.candRead![k]!)
+        : rowidsFrom(source, 'cand_rowids', n, ks),
+    };
+  }
+}
+
+/**
  * A pair's arrays, each read from `source` the first time it is used: the lengths are checked
  * at once, so a damaged pair is refused before any row is shown, and a query that needs only
  * flags and classes never reads the ids, the keys or the differences.
  */
 export function decodePair(meta: PairMeta, source: PairSource): PairArrays {
-  const n = meta.rows;
-  const criteria = JSON.parse(meta.criteria) as string[];
-  checkLengths(source, n, criteria.length);
-  const read = new Set<keyof PairArrays>();
-  const p = {
-    rows: n,
-    criteria,
-    reference: side(meta.ref_run_rowid, meta.ref_first, meta.ref_last),
-    candidate: side(meta.cand_run_rowid, meta.cand_first, meta.cand_last),
-    counts: JSON.parse(meta.counts) as Record<string, number>,
-    rowsAt: (ks: readonly number[]): RowKeys => ({
-      ids: read.has('ids') && read.has('offsets') ? ks.map((k) => idAt(p, k)) : idsFrom(source, ks),
-      ref: read.has('refRowids')
-        ? ks.map((k) => p.refRowids[k]!)
-        : rowidsFrom(source, 'ref_rowids', n, ks),
-      cand: read.has('candRowids')
-        ? ks.map((k) => p.candRowids[k]!)
-        : rowidsFrom(source, 'cand_rowids', n, ks),
-    }),
-  } as PairArrays;
-  /** Defines `key` as read on first use, then kept as a plain value. */
-  const lazy = <K extends keyof PairArrays>(key: K, make: () => PairArrays[K]) =>
-    Object.defineProperty(p, key, {
-      configurable: true,
-      enumerable: true,
-      get: () => {
-        const value = make();
-        Object.defineProperty(p, key, { value, enumerable: true });
-        read.add(key);
-        return value;
-      },
-    });
-  lazy('offsets', () => {
-    const offsets = typed(source.read('id_offsets'), Uint32Array, n + 1, 'id_offsets');
-    if (offsets[n] !== source.length('example_ids')) throw damaged('example_ids');
-    return offsets;
-  });
-  lazy('ids', () => source.read('example_ids'));
-  lazy('refRowids', () => rowidsOf(source.read('ref_rowids'), n, 'ref_rowids'));
-  lazy('candRowids', () => rowidsOf(source.read('cand_rowids'), n, 'cand_rowids'));
-  lazy('flags', () => typed(source.read('flags'), Uint8Array, n, 'flags'));
-  lazy('classes', () => {
-    const classes = typed(source.read('classes'), Uint8Array, criteria.length * n, 'classes');
-    return criteria.map((_, c) => classes.subarray(c * n, (c + 1) * n));
-  });
-  lazy('deltas', () => {
-    const deltas = deltasOf(source.read('deltas'), criteria.length * n);
-    return criteria.map((_, c) => deltas.subarray(c * n, (c + 1) * n));
-  });
-  return p;
+  return new SourcedPair(meta, source);
 }
