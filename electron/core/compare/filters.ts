@@ -174,9 +174,9 @@ function markPassing(marks: Uint8Array, t: Tests): number {
 }
 
 /**
- * One pass over the typed arrays for every condition at once, without a branch per row (a
- * pass per condition cost a first filter on a million rows ~10 ms, most of it before the
- * loops were optimised). A condition the filter does not have tests a zero byte against 0.
+ * One pass over the typed arrays for every condition at once, without a branch per row: at a
+ * million rows `output changed` took 18–24 ms CPU as a pass per condition, ~4 ms as one. A
+ * condition the filter does not have tests a zero byte against 0.
  */
 function computeMatches(db: Db, view: PairView, f: Filter): FilterMatches {
   const search = f.search?.trim() ? f.search : undefined;
