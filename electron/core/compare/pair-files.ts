@@ -241,7 +241,7 @@ function withFile<T>(where: string, bytes: number, use: (fd: number) => T | null
 
 /** Whether a pair file is there with its row's size and a sound header, without its arrays. */
 export function pairFileIntact(db: Db, file: string, bytes: number): boolean {
-  return openPairFile(db, file, bytes) !== null;
+  return openPairFile(db, file, bytes, 0) !== null;
 }
 
 /**
