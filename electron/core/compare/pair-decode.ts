@@ -86,7 +86,7 @@ function checkLengths(source: PairSource, n: number, criteria: number): void {
   fits('deltas', 4 * criteria * n, 8 * criteria * n);
 }
 
-/** Rows k's ids, read from the file: first their offsets, then their bytes. */
+/** The ids of rows `ks`, read from the file: first their offsets, then their bytes. */
 function idsFrom(source: PairSource, ks: readonly number[]): string[] {
   const offsets = source.readRanges(
     'id_offsets',
@@ -104,7 +104,7 @@ function idsFrom(source: PairSource, ks: readonly number[]): string[] {
   return spans.map(([from, to]) => bytes.toString('utf8', at, (at += to - from)));
 }
 
-/** Rows k's keys on one side, read from the file in the width it holds them. */
+/** The keys of rows `ks` on one side, read from the file in the width it holds them. */
 function rowidsFrom(
   source: PairSource,
   section: PairSection,
