@@ -213,7 +213,7 @@ function explorerWhy(queries: ExplorerQuery[], kind: 'filter' | 'sort'): string 
   const has = (prefix: string) => slow.some((q) => q.label.includes(prefix));
   const causes = [
     has('unchanged') || has('improved') || has('regressed')
-      ? "the first query on a pair decodes its stored arrays, and a filter's first page marks its matches in one pass over them (later pages reuse both)"
+      ? "the first query on a pair opens its file and reads the arrays it uses (a page's rows row by row), and a filter's first page marks its matches in one pass over them (later pages reuse both)"
       : null,
     has('search')
       ? "a pair's first search for a text collects every full-text match of both runs before the first row comes out (its next pages and count reuse them)"

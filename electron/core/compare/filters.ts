@@ -121,40 +121,89 @@ function flagTest(f: Filter): { mask: number; want: number } {
   return { mask, want };
 }
 
-/** Keeps the rows whose class is `code` under any of the given criteria. */
-function keepClass(marks: Uint8Array, classes: Uint8Array[], code: number): void {
-  if (classes.length === 1) {
-    const only = classes[0]!;
-    for (let k = 0; k < marks.length; k++) if (only[k] !== code) marks[k] = 0;
-    return;
-  }
-  const hit = new Uint8Array(marks.length);
-  for (const cls of classes) for (let k = 0; k < marks.length; k++) if (cls[k] === code) hit[k] = 1;
-  for (let k = 0; k < marks.length; k++) marks[k]! &= hit[k]!;
+/**
+ * Per row, the byte a class condition tests and the value it must have: a criterion's own
+ * class bytes, or 1 in a byte per row where any of several criteria has the class.
+ */
+function classTest(view: PairView, f: Filter, n: number): { bytes: Uint8Array; want: number } {
+  if (!f.changeClass) return { bytes: new Uint8Array(n), want: 0 };
+  const code = classCode(f.changeClass);
+  const classes = view.criteria
+    .map((criterion, c) => (f.criterion === undefined || criterion === f.criterion ? c : -1))
+    .filter((c) => c >= 0)
+    .map((c) => view.classes[c]!);
+  if (classes.length === 1) return { bytes: classes[0]!, want: code };
+  const hit = new Uint8Array(n);
+  for (const cls of classes) for (let k = 0; k < n; k++) hit[k]! |= cls[k] === code ? 1 : 0;
+  return { bytes: hit, want: 1 };
 }
 
-/** One tight pass over the typed arrays per condition: no call per row. */
+/** A filter's flags test (`flags & mask` must be `want`) and class test (`classes` must be `code`). */
+interface Tests {
+  flags: Uint8Array;
+  mask: number;
+  want: number;
+  classes: Uint8Array;
+  code: number;
+}
+
+/**
+ * Keeps in `marks` (1 or 0 per row) the rows that pass both tests, and counts them. Each loop is
+ * a function of its own, so its compiled form stays fit for every filter that reaches it.
+ */
+function keepPassing(marks: Uint8Array, t: Tests): number {
+  const { flags, mask, want, classes, code } = t;
+  let count = 0;
+  for (let k = 0; k < marks.length; k++) {
+    const keep = marks[k]! & +((flags[k]! & mask) === want) & +(classes[k] === code);
+    marks[k] = keep;
+    count += keep;
+  }
+  return count;
+}
+
+function markPassing(marks: Uint8Array, t: Tests): number {
+  const { flags, mask, want, classes, code } = t;
+  let count = 0;
+  for (let k = 0; k < marks.length; k++) {
+    const keep = +((flags[k]! & mask) === want) & +(classes[k] === code);
+    marks[k] = keep;
+    count += keep;
+  }
+  return count;
+}
+
+/**
+ * One pass over the typed arrays for every condition at once, without a branch per row: at a
+ * million rows `output changed` took 18–24 ms CPU as a pass per condition, ~4 ms as one. A
+ * condition the filter does not have tests a zero byte against 0.
+ */
 function computeMatches(db: Db, view: PairView, f: Filter): FilterMatches {
   const search = f.search?.trim() ? f.search : undefined;
   const { mask, want } = flagTest(f);
   if (mask === 0 && !f.changeClass && !search) return { matches: null, count: view.rows };
-  const marks = search
-    ? searchMatches(db, view, search).slice()
-    : new Uint8Array(view.rows).fill(1);
-  const { flags } = view;
-  if (mask !== 0)
-    for (let k = 0; k < marks.length; k++) if ((flags[k]! & mask) !== want) marks[k] = 0;
-  if (f.changeClass) {
-    const classes = view.criteria
-      .map((criterion, c) => (f.criterion === undefined || criterion === f.criterion ? c : -1))
-      .filter((c) => c >= 0)
-      .map((c) => view.classes[c]!);
-    if (classes.length === 0) marks.fill(0);
-    else keepClass(marks, classes, classCode(f.changeClass));
+  const n = view.rows;
+  if (search && mask === 0 && !f.changeClass) {
+    // The search's own marks, shared with its memo: no one writes to a filter's matches.
+    const marks = searchMatches(db, view, search);
+    let count = 0;
+    for (let k = 0; k < n; k++) count += marks[k]!;
+    return { matches: marks, count };
   }
-  let count = 0;
-  for (let k = 0; k < marks.length; k++) count += marks[k]!;
-  return { matches: marks, count };
+  const cls = classTest(view, f, n);
+  const tests = {
+    flags: mask === 0 ? new Uint8Array(n) : view.flags,
+    mask,
+    want,
+    classes: cls.bytes,
+    code: cls.want,
+  };
+  if (search) {
+    const marks = searchMatches(db, view, search).slice();
+    return { matches: marks, count: keepPassing(marks, tests) };
+  }
+  const marks = new Uint8Array(n);
+  return { matches: marks, count: markPassing(marks, tests) };
 }
 
 /** The explorer's filter over a pair's arrays, shared by the pager and the CSV export. */

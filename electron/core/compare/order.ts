@@ -1,7 +1,7 @@
 import type { ParsedInput } from '../../../shared/contract';
 import { BadRequestError } from '../errors';
 import { FLAG } from './codes';
-import { compareIdAt, idAt, idLowerBound, type PairArrays } from './pair-arrays';
+import { compareIdAt, idLowerBound, type PairArrays } from './pair-arrays';
 import { derived, type PairView } from './pair-cache';
 import { rankByValue } from './rank';
 
@@ -135,8 +135,7 @@ export function stepAfter(
   return partition(order.count, (j) => compare(j) <= 0);
 }
 
-/** The cursor that continues after row k. */
-export function cursorAt(p: PairArrays, order: SortOrder, sort: Sort, k: number): Cursor {
-  const id = idAt(p, k);
+/** The cursor that continues after row k, whose example id is `id`. */
+export function cursorAt(order: SortOrder, sort: Sort, k: number, id: string): Cursor {
   return [sort === 'example_id' ? id : order.value(k), id];
 }

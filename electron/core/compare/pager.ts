@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError } from '../errors';
 import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
 import { countMatches, filterMatches } from './filters';
 import { cursorAt, orderLength, sortOrder, stepAfter, stepAt, type Cursor } from './order';
-import { findId, idAt } from './pair-arrays';
+import { findId, type RowKeys } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
 import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
@@ -55,16 +55,16 @@ const NO_TEXTS: Wanted = { input: false, output: false };
  * row's reference with its input, its candidate without, then the candidates whose input is
  * shown after all (no reference, or one whose texts cannot be read, and the same input).
  */
-function pageTexts(db: Db, view: PairView, page: number[]): PageTexts {
+function pageTexts(db: Db, view: PairView, page: number[], keys: RowKeys): PageTexts {
   const reader = new TextReader(db);
-  const present = (keys: number[]) => keys.filter((key) => key !== NO_ROWID);
-  const ref = reader.rows(present(page.map((k) => view.refRowids[k]!)), INPUT_ONLY);
-  const cand = reader.rows(present(page.map((k) => view.candRowids[k]!)), NO_TEXTS);
-  const candInputs = page.filter((k) => {
-    const r = ref.get(view.refRowids[k]!);
-    return !r || (r.unavailable !== null && (view.flags[k]! & FLAG.inputMismatch) === 0);
+  const present = (of: number[]) => of.filter((key) => key !== NO_ROWID);
+  const ref = reader.rows(present(keys.ref), INPUT_ONLY);
+  const cand = reader.rows(present(keys.cand), NO_TEXTS);
+  const candInputs = keys.cand.filter((_, i) => {
+    const r = ref.get(keys.ref[i]!);
+    return !r || (r.unavailable !== null && (view.flags[page[i]!]! & FLAG.inputMismatch) === 0);
   });
-  const shown = reader.rows(present(candInputs.map((k) => view.candRowids[k]!)), INPUT_ONLY);
+  const shown = reader.rows(present(candInputs), INPUT_ONLY);
   for (const [key, row] of shown) cand.set(key, row);
   return { ref, cand };
 }
@@ -106,21 +106,23 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
     const k = stepAt(order, input.descending, i);
     if (!matches || matches[k]) page.push(k);
   }
-  const last = page.at(-1);
+  // A first page reads its rows' ids and keys alone, not the arrays that hold every row's.
+  const keys = view.rowsAt(page);
+  const last = page.length - 1;
   const next =
-    page.length === input.limit && last !== undefined
-      ? JSON.stringify(cursorAt(view, order, input.sort, last))
+    page.length === input.limit && last >= 0
+      ? JSON.stringify(cursorAt(order, input.sort, page[last]!, keys.ids[last]!))
       : null;
   // Only a first page that asked for it gets the count.
   const total =
     input.after || input.countTotal === false ? null : countMatches(db, view, input.filter);
-  const texts = pageTexts(db, view, page);
+  const texts = pageTexts(db, view, page, keys);
   return {
     total,
     next,
-    rows: page.map((k) => {
-      const ref = texts.ref.get(view.refRowids[k]!);
-      const cand = texts.cand.get(view.candRowids[k]!);
+    rows: page.map((k, i) => {
+      const ref = texts.ref.get(keys.ref[i]!);
+      const cand = texts.cand.get(keys.cand[i]!);
       const classes = classesAt(view, k);
       const values: PageOutput['rows'][number]['values'] = {};
       for (const criterion of view.criteria) {
@@ -132,7 +134,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
       const flags = view.flags[k]!;
       const mismatch = (flags & FLAG.inputMismatch) !== 0;
       return {
-        example_id: idAt(view, k),
+        example_id: keys.ids[i]!,
         side: sideOf(flags),
         input_mismatch: mismatch,
         output_changed: (flags & FLAG.outputChanged) !== 0,

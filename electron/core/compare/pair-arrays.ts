@@ -1,5 +1,4 @@
 import type { PairRows, PairSide } from './compute';
-import { NO_ROWID } from './codes';
 import { pairCounts } from './counts';
 import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
 
@@ -32,6 +31,18 @@ export interface PairArrays {
   deltas: (Float32Array | Float64Array)[];
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
+  /**
+   * A few rows' ids and keys (a page's): from the arrays above once a query has read them,
+   * else read row by row from the pair's file, as a first page needs 200 rows of a million.
+   */
+  rowsAt(ks: readonly number[]): RowKeys;
+}
+
+/** Rows' example ids and each side's key, in the order asked for. */
+export interface RowKeys {
+  ids: string[];
+  ref: number[];
+  cand: number[];
 }
 
 /**
@@ -116,24 +127,6 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
 
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** A missing rowid in the narrow form. */
-const NO_ROWID_32 = 0xffffffff;
-
-/**
- * Rowids as Uint32 (half the bytes to write and read) when every one fits, else as they are;
- * the array's byte length tells which.
- */
-function rowidBytes(rowids: Float64Array): Buffer {
-  const narrow = new Uint32Array(rowids.length);
-  for (let k = 0; k < rowids.length; k++) {
-    const rowid = rowids[k]!;
-    if (rowid === NO_ROWID) narrow[k] = NO_ROWID_32;
-    else if (rowid >= 0 && rowid < NO_ROWID_32) narrow[k] = rowid;
-    else return bytesOf(rowids);
-  }
-  return bytesOf(narrow);
-}
-
 /**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
@@ -184,70 +177,12 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_last: rows.candidate.lastRowid,
     example_ids: ids,
     id_offsets: bytesOf(offsets),
-    ref_rowids: rowidBytes(rows.refRowids),
-    cand_rowids: rowidBytes(rows.candRowids),
+    ref_rowids: bytesOf(rows.refRowids),
+    cand_rowids: bytesOf(rows.candRowids),
     flags: bytesOf(rows.flags),
     classes: bytesOf(concat(rows.classes, n, (size) => new Uint8Array(size))),
     deltas: deltaBytes(concat(rows.deltas, n, (size) => new Float64Array(size))),
     counts: JSON.stringify(pairCounts(rows)),
-  };
-}
-
-type TypedArrayOf<T> = {
-  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
-  BYTES_PER_ELEMENT: number;
-};
-
-/** A typed view of a stored array, copied first when its buffer is not aligned for it. */
-function typed<T>(blob: Buffer, Type: TypedArrayOf<T>, length: number, column: string): T {
-  if (blob.byteLength !== length * Type.BYTES_PER_ELEMENT)
-    throw new Error(`The stored comparison is damaged (${column}): run it again.`);
-  if (blob.byteOffset % Type.BYTES_PER_ELEMENT === 0)
-    return new Type(blob.buffer as ArrayBuffer, blob.byteOffset, length);
-  const copy = new Uint8Array(blob.byteLength);
-  copy.set(blob);
-  return new Type(copy.buffer, 0, length);
-}
-
-function side(runRowid: number, first: number | null, last: number | null): PairSide {
-  return { runRowid, firstRowid: first, lastRowid: last };
-}
-
-function rowidsOf(blob: Buffer, n: number, column: string): Float64Array {
-  if (blob.byteLength !== n * 4) return typed(blob, Float64Array, n, column);
-  const narrow = typed(blob, Uint32Array, n, column);
-  const rowids = new Float64Array(n);
-  for (let k = 0; k < n; k++) rowids[k] = narrow[k] === NO_ROWID_32 ? NO_ROWID : narrow[k]!;
-  return rowids;
-}
-
-function deltasOf(blob: Buffer, length: number): Float32Array | Float64Array {
-  return blob.byteLength === length * 4 && length > 0
-    ? typed(blob, Float32Array, length, 'deltas')
-    : typed(blob, Float64Array, length, 'deltas');
-}
-
-export function decodePair(row: StoredPairArrays): PairArrays {
-  const n = row.rows;
-  const criteria = JSON.parse(row.criteria) as string[];
-  const classes = typed(row.classes, Uint8Array, criteria.length * n, 'classes');
-  const deltas = deltasOf(row.deltas, criteria.length * n);
-  const offsets = typed(row.id_offsets, Uint32Array, n + 1, 'id_offsets');
-  if (offsets[n] !== row.example_ids.length)
-    throw new Error('The stored comparison is damaged (example_ids): run it again.');
-  return {
-    rows: n,
-    criteria,
-    reference: side(row.ref_run_rowid, row.ref_first, row.ref_last),
-    candidate: side(row.cand_run_rowid, row.cand_first, row.cand_last),
-    ids: row.example_ids,
-    offsets,
-    refRowids: rowidsOf(row.ref_rowids, n, 'ref_rowids'),
-    candRowids: rowidsOf(row.cand_rowids, n, 'cand_rowids'),
-    flags: typed(row.flags, Uint8Array, n, 'flags'),
-    classes: criteria.map((_, c) => classes.subarray(c * n, (c + 1) * n)),
-    deltas: criteria.map((_, c) => deltas.subarray(c * n, (c + 1) * n)),
-    counts: JSON.parse(row.counts) as Record<string, number>,
   };
 }
 
@@ -265,4 +200,5 @@ export const EMPTY_PAIR: PairArrays = {
   classes: [],
   deltas: [],
   counts: {},
+  rowsAt: () => ({ ids: [], ref: [], cand: [] }),
 };

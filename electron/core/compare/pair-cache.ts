@@ -1,7 +1,8 @@
 import type { Db } from '../db/open';
 import { NotFoundError } from '../errors';
-import { decodePair, EMPTY_PAIR, type PairArrays, type StoredPairArrays } from './pair-arrays';
-import { readPairFile, type PairSections } from './pair-files';
+import { EMPTY_PAIR, type PairArrays } from './pair-arrays';
+import { decodePair, type PairMeta, type PairSource } from './pair-decode';
+import { openPairFile } from './pair-files';
 
 /** A small least-recently-used map: what was asked for last is dropped last. */
 export class Lru<V> {
@@ -22,6 +23,11 @@ export class Lru<V> {
     return made;
   }
 
+  /** Forgets the items `stale` picks. */
+  drop(stale: (value: V) => boolean): void {
+    for (const [key, value] of this.items) if (stale(value)) this.items.delete(key);
+  }
+
   get size(): number {
     return this.items.size;
   }
@@ -33,6 +39,9 @@ export class Lru<V> {
  */
 export interface PairView extends PairArrays {
   reportId: number;
+  reportKey: string;
+  /** The report's row id and save time: which save of the key this pair is from. */
+  saved: string;
   memo: Lru<unknown>;
 }
 
@@ -45,11 +54,12 @@ const cache = new WeakMap<Db, Lru<PairView>>();
 
 const NOT_CACHED = 'That comparison is no longer cached: run it again.';
 
-type PairRow = Omit<StoredPairArrays, keyof PairSections> & { file: string; bytes: number };
+type PairRow = PairMeta & { file: string; bytes: number };
 
 /**
- * The pair's row and its file, read in one go. A missing or damaged file answers as a dropped
- * report does: never rows that are not the pair's.
+ * The pair's row, and its file opened by its header: its arrays are read as a query first uses
+ * them. A missing or damaged file answers as a dropped report does, then or at a later read:
+ * never rows that are not the pair's.
  */
 function readPair(db: Db, reportId: number, pair: number): PairArrays {
   const row = db
@@ -59,35 +69,50 @@ function readPair(db: Db, reportId: number, pair: number): PairArrays {
        FROM pair_arrays WHERE report_id = ? AND pair = ?`,
     )
     .get(reportId, pair) as PairRow | undefined;
-  if (!row) return EMPTY_PAIR;
-  const sections = readPairFile(db, row.file, row.bytes);
-  if (!sections) throw new NotFoundError(NOT_CACHED);
+  if (!row) return { ...EMPTY_PAIR };
+  const file = openPairFile(db, row.file, row.bytes);
+  if (!file) throw new NotFoundError(NOT_CACHED);
+  const present = (data: Buffer | null) => {
+    if (!data) throw new NotFoundError(NOT_CACHED);
+    return data;
+  };
+  const source: PairSource = {
+    length: (section) => file.lengths[section],
+    read: (section) => present(file.read(section)),
+    readRanges: (section, ranges) => present(file.readRanges(section, ranges)),
+  };
   try {
-    return decodePair({ ...row, ...sections });
+    return decodePair(row, source);
   } catch {
     throw new NotFoundError(NOT_CACHED);
   }
 }
 
 /**
- * The arrays of one pair of a cached report, decoded once and kept for the next requests. A
+ * The arrays of one pair of a cached report, opened once and kept for the next requests. A
  * saved report never changes, and one saved again under the same key is a new row (a row id
- * may be reused, so its save time is part of the key too).
+ * may be reused, so its save time is part of the key too); the views of the key's earlier
+ * saves (or of a deleted report) are dropped then, as nothing can ask for them again.
  */
 export function openPair(db: Db, reportKey: string, pair: number): PairView {
   const report = db.prepare(`SELECT id, created_at FROM reports WHERE key = ?`).get(reportKey) as
     { id: number; created_at: string } | undefined;
-  if (!report) throw new NotFoundError(NOT_CACHED);
   let pairs = cache.get(db);
   if (!pairs) {
     pairs = new Lru<PairView>(PAIRS_KEPT);
     cache.set(db, pairs);
   }
-  return pairs.get(JSON.stringify([report.id, report.created_at, reportKey, pair]), () => ({
-    ...readPair(db, report.id, pair),
-    reportId: report.id,
-    memo: new Lru<unknown>(DERIVED_KEPT),
-  }));
+  const saved = report ? JSON.stringify([report.id, report.created_at]) : null;
+  pairs.drop((view) => view.reportKey === reportKey && view.saved !== saved);
+  if (!report || !saved) throw new NotFoundError(NOT_CACHED);
+  return pairs.get(JSON.stringify([saved, reportKey, pair]), () =>
+    Object.assign(readPair(db, report.id, pair), {
+      reportId: report.id,
+      reportKey,
+      saved,
+      memo: new Lru<unknown>(DERIVED_KEPT),
+    }),
+  );
 }
 
 /** A value derived from a pair (a sort order, a filter's matches), made once while it is kept. */

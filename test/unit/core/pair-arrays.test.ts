@@ -8,12 +8,12 @@ import {
 } from '../../../electron/core/compare/codes';
 import type { PairRows } from '../../../electron/core/compare/compute';
 import {
-  decodePair,
   encodePair,
   findId,
   idAt,
   type StoredPairArrays,
 } from '../../../electron/core/compare/pair-arrays';
+import { decodePair, sourceOf } from '../../../electron/core/compare/pair-decode';
 import { Lru } from '../../../electron/core/compare/pair-cache';
 import { idList, pairIdsOf, strictlyAscending } from '../../../electron/core/compare/pair-ids';
 
@@ -59,10 +59,12 @@ function misaligned(stored: StoredPairArrays): StoredPairArrays {
   };
 }
 
+const decode = (stored: StoredPairArrays) => decodePair(stored, sourceOf(stored));
+
 describe('pair arrays', () => {
   it('round-trips every column, in UTF-8 byte order, from misaligned BLOBs too', () => {
     const ids = ['a', 'b\u{1F600}', 'b\uFF21', 'c'];
-    const decoded = decodePair(misaligned(encodePair(rows(ids))));
+    const decoded = decode(misaligned(encodePair(rows(ids))));
     expect(Array.from({ length: decoded.rows }, (_, k) => idAt(decoded, k))).toEqual([
       'a',
       'b\uFF21',
@@ -88,19 +90,59 @@ describe('pair arrays', () => {
   it('keeps differences a float cannot hold as doubles, exactly', () => {
     const wide = rows(['a', 'b']);
     wide.deltas[0] = Float64Array.of(0.1, 2 ** 30 + 0.5);
-    const decoded = decodePair(encodePair(wide));
+    const decoded = decode(encodePair(wide));
     expect(Array.from(decoded.deltas[0]!)).toEqual([0.1, 2 ** 30 + 0.5]);
     expect(decoded.deltas[1]!.every(Number.isNaN)).toBe(true);
   });
 
   it('refuses arrays whose length does not match the row count', () => {
     const stored = encodePair(rows(['a', 'b', 'c']));
-    expect(() => decodePair({ ...stored, flags: stored.flags.subarray(1) })).toThrow('damaged');
-    expect(() => decodePair({ ...stored, example_ids: Buffer.from('ab') })).toThrow('damaged');
+    expect(() => decode({ ...stored, flags: stored.flags.subarray(1) })).toThrow('damaged');
+    // The ids' length is checked against the offsets when they are first read.
+    const shortIds = decode({ ...stored, example_ids: Buffer.from('ab') });
+    expect(() => idAt(shortIds, 0)).toThrow('damaged');
+  });
+
+  it('reads the narrow rowids of files saved by earlier versions', () => {
+    const stored = encodePair(rows(['a', 'b', 'c']));
+    const narrow = (...rowids: number[]) => Buffer.from(Uint32Array.from(rowids).buffer);
+    const decoded = decode({
+      ...stored,
+      ref_rowids: narrow(10, 0xffffffff, 12),
+      cand_rowids: narrow(100, 101, 102),
+    });
+    expect(Array.from(decoded.refRowids)).toEqual([10, NO_ROWID, 12]);
+    expect(Array.from(decoded.candRowids)).toEqual([100, 101, 102]);
+  });
+
+  it("reads a few rows' ids and keys alike before and after the whole arrays are read", () => {
+    const stored = encodePair(rows(['a', 'b\u{1F600}', 'b\uFF21', 'c']));
+    const narrow = (...rowids: number[]) => Buffer.from(Uint32Array.from(rowids).buffer);
+    for (const form of [stored, { ...stored, ref_rowids: narrow(10, 0xffffffff, 12, 13) }]) {
+      const decoded = decode(form);
+      const ks = [3, 0, 2, 1];
+      const byRow = decoded.rowsAt(ks);
+      const whole = {
+        ids: ks.map((k) => idAt(decoded, k)),
+        ref: ks.map((k) => decoded.refRowids[k]!),
+        cand: ks.map((k) => decoded.candRowids[k]!),
+      };
+      expect(byRow).toEqual(whole);
+      expect(decoded.rowsAt(ks)).toEqual(whole);
+      expect(byRow.ids).toEqual(['c', 'a', 'b\u{1F600}', 'b\uFF21']);
+    }
+    expect(decode(stored).rowsAt([])).toEqual({ ids: [], ref: [], cand: [] });
+  });
+
+  it('refuses row offsets that point outside the ids', () => {
+    const stored = encodePair(rows(['a', 'b', 'c']));
+    const offsets = Buffer.from(stored.id_offsets);
+    offsets.writeUInt32LE(99, 4);
+    expect(() => decode({ ...stored, id_offsets: offsets }).rowsAt([0])).toThrow('damaged');
   });
 
   it('an empty pair stores and reads back as no rows', () => {
-    const decoded = decodePair(encodePair(rows([])));
+    const decoded = decode(encodePair(rows([])));
     expect(decoded.rows).toBe(0);
     expect(findId(decoded, 'a')).toBe(-1);
   });
@@ -128,5 +170,8 @@ describe('the decoded pairs kept', () => {
     expect(get('a')).toBe(1);
     expect(get('b')).toBe(4);
     expect(lru.size).toBe(2);
+    lru.drop((value) => value === 1);
+    expect(lru.size).toBe(1);
+    expect(get('a')).toBe(5);
   });
 });

@@ -3,11 +3,24 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageExamples } from '../../../electron/core/compare/pager';
-import { pairDir, setLibraryFile, sweepPairFiles } from '../../../electron/core/compare/pair-files';
+import { openPair } from '../../../electron/core/compare/pair-cache';
+import { idAt } from '../../../electron/core/compare/pair-arrays';
+import {
+  decodePair,
+  type PairMeta,
+  type PairSource,
+} from '../../../electron/core/compare/pair-decode';
+import {
+  openPairFile,
+  pairDir,
+  setLibraryFile,
+  sweepPairFiles,
+  type PairFile,
+} from '../../../electron/core/compare/pair-files';
 import { pruneReports, readReport } from '../../../electron/core/compare/store';
 import { openDatabase } from '../../../electron/core/db/open';
 import { NotFoundError } from '../../../electron/core/errors';
-import { explorerLibrary, type ExplorerLibrary } from '../../fixtures/explorer';
+import { explorerLibrary, unchangedFlags, type ExplorerLibrary } from '../../fixtures/explorer';
 import { makeService, type Harness } from '../../fixtures/service';
 
 let harness: Harness;
@@ -87,6 +100,55 @@ describe('pair files', () => {
       spoil(path.join(pairDir(db()), fileOf(key)));
       expectNotCached(key);
     }
+  });
+
+  it("reads a big file's arrays when first asked for, row ranges alike, and a file gone by then as null", async () => {
+    await library.store('lazy');
+    const row = db()
+      .prepare(`SELECT * FROM pair_arrays WHERE report_id = (SELECT id FROM reports WHERE key = ?)`)
+      .get('lazy') as PairMeta & { file: string; bytes: number };
+    // A threshold of 0 reads it as a pair file too big to read whole at once.
+    const lazy = openPairFile(db(), row.file, row.bytes, 0)!;
+    const whole = openPairFile(db(), row.file, row.bytes)!;
+    const source = (file: PairFile): PairSource => ({
+      length: (section) => file.lengths[section],
+      read: (section) => file.read(section)!,
+      readRanges: (section, ranges) => file.readRanges(section, ranges)!,
+    });
+    const byRow = decodePair(row, source(lazy));
+    const all = decodePair(row, source(whole));
+    const ks = Array.from({ length: row.rows }, (_, k) => row.rows - 1 - k);
+    const expected = {
+      ids: ks.map((k) => idAt(all, k)),
+      ref: ks.map((k) => all.refRowids[k]!),
+      cand: ks.map((k) => all.candRowids[k]!),
+    };
+    expect(byRow.rowsAt(ks)).toEqual(expected);
+    expect(Array.from(byRow.flags)).toEqual(Array.from(all.flags));
+    expect(() => lazy.readRanges('flags', [[0, row.rows + 1]])).toThrow('outside');
+
+    fs.rmSync(path.join(pairDir(db()), row.file));
+    expect(lazy.read('classes')).toBeNull();
+    expect(lazy.readRanges('example_ids', [[0, 1]])).toBeNull();
+    // A small file was read whole when opened: the same bytes, whatever happens to it since.
+    expect(whole.read('classes')).not.toBeNull();
+    expectNotCached('lazy');
+  });
+
+  it('a view kept in memory is not served once its report is saved again or deleted', async () => {
+    await library.store('kept');
+    const first = openPair(db(), 'kept', 0);
+    expect(page('kept').rows.length).toBe(library.ids.length);
+    const changed = library.ids.map(() => ({ ...unchangedFlags, output_changed: true }));
+    await library.store('kept', library.modelRows(changed));
+    const again = openPair(db(), 'kept', 0);
+    // Compared by identity: a deep comparison would read the old view's arrays, whose file is gone.
+    expect(again === first).toBe(false);
+    expect(Array.from(again.flags)).not.toEqual(Array.from(first.flags));
+    const file = fileOf('kept');
+    db().prepare(`DELETE FROM reports WHERE key = ?`).run('kept');
+    fs.rmSync(path.join(pairDir(db()), file));
+    expect(() => openPair(db(), 'kept', 0)).toThrow(NotFoundError);
   });
 
   it('a report saved again, pruned or cancelled leaves no file behind', async () => {
