@@ -2,57 +2,8 @@ import { isAscii as isAsciiBytes } from 'node:buffer';
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
 import { beginsWordOf, isAscii } from './ascii-words';
+import type { LocatedTexts } from './located-refs';
 import type { ScanState } from './scan-rows';
-
-/** A text in a located block: inline, or [start, end, hash prefix] of its literal in the file. */
-export type Located = [number, number, string];
-export type Ref = string | Located;
-
-/**
- * The texts of a run's examples whose source file kept its stamp, two slots per example
- * (input, output) by ordinal: where the literal lies in the file, or the text inline. Flat
- * arrays rather than each block's parsed rows, which a million examples would keep alive.
- */
-export class LocatedTexts {
-  readonly start: Float64Array;
-  readonly end: Float64Array;
-  /**
-   * Each located text's hash prefix as two 32-bit halves: two million short strings would
-   * be marked by every collection of the scan's heap.
-   */
-  private readonly prefixHalves: Uint32Array;
-  /** A prefix of another length than the indexer writes, kept as it is. */
-  private readonly otherPrefixes = new Map<number, string>();
-  readonly inline: (string | undefined)[];
-
-  constructor(examples: number) {
-    this.start = new Float64Array(2 * examples).fill(-1);
-    this.end = new Float64Array(2 * examples);
-    this.prefixHalves = new Uint32Array(4 * examples);
-    this.inline = new Array<string | undefined>(2 * examples);
-  }
-
-  set(slot: number, ref: Ref): void {
-    if (typeof ref === 'string') {
-      this.inline[slot] = ref;
-      return;
-    }
-    this.start[slot] = ref[0];
-    this.end[slot] = ref[1];
-    const prefix = ref[2];
-    const halves = /^[0-9a-f]{16}$/.test(prefix);
-    if (!halves) this.otherPrefixes.set(slot, prefix);
-    else {
-      this.prefixHalves[2 * slot] = parseInt(prefix.slice(0, 8), 16);
-      this.prefixHalves[2 * slot + 1] = parseInt(prefix.slice(8), 16);
-    }
-  }
-
-  prefix(slot: number): string {
-    const half = (i: number) => this.prefixHalves[i]!.toString(16).padStart(8, '0');
-    return this.otherPrefixes.get(slot) ?? half(2 * slot) + half(2 * slot + 1);
-  }
-}
 
 /** One source file's examples, in file order: each with where its literals begin and end. */
 export interface FileRows {
@@ -61,8 +12,12 @@ export interface FileRows {
   hi: number[];
 }
 
-/** Bytes of the source read at once: the rows whose literals fit, in file order. */
-const CHUNK = 32 * 1024 ** 2;
+/**
+ * Bytes of the source read at once: the rows whose literals fit, in file order. Each chunk is
+ * copied into a string; at 32 MiB each copy was fresh memory (page faults), at 4 MiB the
+ * scan of a million examples took a fifth less CPU.
+ */
+const CHUNK = 4 * 1024 ** 2;
 /** A row whose two literals lie further apart than this is read whole instead (rare layouts). */
 export const MAX_ROW_SPAN = 1024 ** 2;
 
@@ -124,9 +79,10 @@ class Chunk {
     const order: number[] = [];
     for (const ordinal of ordinals)
       for (const slot of [2 * ordinal, 2 * ordinal + 1]) {
-        if (texts.start[slot]! >= 0) order.push(slot);
-        else if (!isAscii(texts.inline[slot]!)) this.leave(ordinal);
-        else this.strings.push([ordinal, texts.inline[slot]!.toLowerCase()]);
+        const inline = texts.inline.get(slot);
+        if (inline === undefined) order.push(slot);
+        else if (!isAscii(inline)) this.leave(ordinal);
+        else this.strings.push([ordinal, inline.toLowerCase()]);
       }
     order.sort((a, b) => texts.start[a]! - texts.start[b]!);
     for (const slot of order) {
@@ -236,7 +192,7 @@ class Chunk {
   private verified(ordinal: number): boolean {
     const { texts, base } = this;
     for (const slot of [2 * ordinal, 2 * ordinal + 1]) {
-      if (texts.start[slot]! < 0) continue;
+      if (!texts.located(slot)) continue;
       const text = this.decoded.get(slot);
       const digest =
         text === undefined

@@ -5,15 +5,13 @@ import { BLOCK_SIZE, wholeRows, type BlockEncoding } from '../texts/blocks';
 import { exampleKey } from '../texts/keys';
 import { LOCATED, openTextBlock, SourceFiles } from '../texts/located';
 import { TextReader } from '../texts/read';
-import { LocatedTexts, MAX_ROW_SPAN, scanLiterals, type FileRows, type Ref } from './scan-located';
+import { LocatedTexts, readLocatedRefs, type BlockHead, type Ref } from './located-refs';
+import { MAX_ROW_SPAN, scanLiterals, type FileRows } from './scan-located';
 import { ScanState, WholeRows } from './scan-rows';
 import { foldWords, prefixQuery } from './terms';
 
 /** A located block as the indexer wrote it (texts/located.ts). */
-interface LocatedBlockJson {
-  path: string;
-  size: number;
-  mtimeMs: number;
+interface LocatedBlockJson extends BlockHead {
   rows: [Ref, Ref, ...unknown[]][];
 }
 
@@ -78,8 +76,7 @@ export function scanRun(
       });
       continue;
     }
-    const parsed = JSON.parse(data.toString('utf8')) as LocatedBlockJson;
-    sortLocated(parsed, first, files, located, byFile, left);
+    sortLocated(readBlock(data, first, located), first, files, located, byFile, left);
   }
   for (const [path, rows] of byFile)
     scanFile(path, inFileOrder(rows), located, state, left, between);
@@ -88,40 +85,57 @@ export function scanRun(
   return state.hits;
 }
 
+/** A located block's refs into `located`, its header, and how many rows it holds. */
+function readBlock(
+  data: Buffer,
+  first: number,
+  located: LocatedTexts,
+): { head: BlockHead; rows: number } {
+  const read = readLocatedRefs(data, first, located);
+  if (read) return read;
+  const { rows, ...head } = JSON.parse(data.toString('utf8')) as LocatedBlockJson;
+  rows.forEach(([input, output], i) => {
+    located.set(2 * (first + i), input);
+    located.set(2 * (first + i) + 1, output);
+  });
+  return { head, rows: rows.length };
+}
+
 /**
  * A located block's rows: those with a located text go to their file's scan, unless the file
  * changed (then, as for the fill, they have no text: they match nothing); those all inline,
  * or whose literals lie far apart, are read whole.
  */
 function sortLocated(
-  block: LocatedBlockJson,
+  block: { head: BlockHead; rows: number },
   first: number,
   files: SourceFiles,
   located: LocatedTexts,
   byFile: Map<string, FileRows>,
   left: number[],
 ): void {
-  const stamp = files.stamp(block.path);
-  const readable = stamp !== null && stamp.size === block.size && stamp.mtimeMs === block.mtimeMs;
-  let rows = byFile.get(block.path);
-  if (!rows) byFile.set(block.path, (rows = { ordinals: [], lo: [], hi: [] }));
-  block.rows.forEach(([input, output], i) => {
-    const ordinal = first + i;
-    if (typeof input === 'string' && typeof output === 'string') return void left.push(ordinal);
-    if (!readable) return;
-    located.set(2 * ordinal, input);
-    located.set(2 * ordinal + 1, output);
-    const lo = Math.min(located.start[2 * ordinal]!, located.start[2 * ordinal + 1]!);
-    const hi = Math.max(located.end[2 * ordinal]!, located.end[2 * ordinal + 1]!);
-    const from =
-      lo >= 0 ? lo : Math.max(located.start[2 * ordinal]!, located.start[2 * ordinal + 1]!);
-    if (hi - from > MAX_ROW_SPAN) left.push(ordinal);
+  const { head } = block;
+  const stamp = files.stamp(head.path);
+  const readable = stamp !== null && stamp.size === head.size && stamp.mtimeMs === head.mtimeMs;
+  let rows = byFile.get(head.path);
+  if (!rows) byFile.set(head.path, (rows = { ordinals: [], lo: [], hi: [] }));
+  const { start, end } = located;
+  for (let ordinal = first; ordinal < first + block.rows; ordinal++) {
+    const input = 2 * ordinal;
+    const output = input + 1;
+    const both = located.located(input) && located.located(output);
+    const one = located.located(input) ? input : located.located(output) ? output : -1;
+    if (one < 0) left.push(ordinal);
+    if (one < 0 || !readable) continue;
+    const lo = both ? Math.min(start[input]!, start[output]!) : start[one]!;
+    const hi = both ? Math.max(end[input]!, end[output]!) : end[one]!;
+    if (hi - lo > MAX_ROW_SPAN) left.push(ordinal);
     else {
       rows.ordinals.push(ordinal);
-      rows.lo.push(from);
+      rows.lo.push(lo);
       rows.hi.push(hi);
     }
-  });
+  }
 }
 
 /** The rows by where they begin in the file: as they are already, for every format we read. */
