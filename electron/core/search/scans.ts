@@ -18,7 +18,7 @@ export type ScanResult = Uint8Array | null;
  * cannot be scanned, or the scan failed): that run waits for the fill, as before scans.
  */
 type Scan =
-  | { state: 'running'; generation: string }
+  | { state: 'running'; generation: string; run: number; words: string[]; stop: AbortController }
   | { state: 'done'; generation: string; hits: Uint8Array }
   | { state: 'given-up'; generation: string };
 
@@ -75,6 +75,7 @@ export class SearchScans {
    * have none (or one made before the run changed).
    */
   answered(runs: number[], words: string[]): boolean {
+    this.stopOthers(runs, words);
     let all = true;
     for (const run of runs) {
       const generation = generationOf(this.db, run);
@@ -92,6 +93,23 @@ export class SearchScans {
     const scan = this.scans.get(this.key(run, words));
     if (scan?.state !== 'done' || scan.generation !== generationOf(this.db, run)) return null;
     return scan.hits;
+  }
+
+  /**
+   * Stops the scans of these runs for other words: a search typed letter by letter asks for
+   * each prefix in turn, and the last one should not wait behind the others in the workers.
+   */
+  private stopOthers(runs: number[], words: string[]): void {
+    const asked = JSON.stringify(words);
+    for (const [key, scan] of this.scans)
+      if (
+        scan.state === 'running' &&
+        runs.includes(scan.run) &&
+        JSON.stringify(scan.words) !== asked
+      ) {
+        this.scans.delete(key);
+        scan.stop.abort();
+      }
   }
 
   private keep(key: string, scan: Scan): void {
@@ -118,7 +136,8 @@ export class SearchScans {
 
   private start(run: number, words: string[], generation: string): Scan {
     if (this.closed) return { state: 'given-up', generation };
-    const scan: Scan = { state: 'running', generation };
+    const stop = new AbortController();
+    const scan: Scan = { state: 'running', generation, run, words, stop };
     const task: ScanTask = { kind: 'scan', dbPath: this.db.name, run, words };
     const key = this.key(run, words);
     const settle = (next: Scan) => {
@@ -126,10 +145,11 @@ export class SearchScans {
       if (this.scans.get(key) === scan) this.scans.set(key, next);
     };
     this.workers()
-      .run<ScanResult>(task)
+      .run<ScanResult>(task, { signal: stop.signal })
       .then(
         (hits) =>
           settle(hits ? { state: 'done', generation, hits } : { state: 'given-up', generation }),
+        // A stopped scan was dropped already: asked again, it starts over.
         () => settle({ state: 'given-up', generation }),
       );
     return scan;
