@@ -86,7 +86,10 @@ async function scanned(
   try {
     const found = new Map<string, { rows: unknown[]; total: number }>();
     for (const search of searches) {
+      // While its scans run, the fill holds back (`busy`); a finished search leaves none running.
+      if (pendingSearch(db, indexer, pageInput(search))) expect(scans.busy()).toBe(true);
       while (pendingSearch(db, indexer, pageInput(search))) await tick();
+      expect(scans.busy()).toBe(false);
       expect(searchPending(db, runs)).not.toBeNull();
       found.set(search, answers(db, search));
     }

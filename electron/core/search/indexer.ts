@@ -106,9 +106,13 @@ export class SearchIndexer {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
-  /** Whether the next slice may go: no comparison runs, or a search waits for a run. */
+  /**
+   * Whether the next slice may go: no scan runs (a search waits for it, and its answer does
+   * not need the fill), and no comparison runs, or a search waits for a run.
+   */
   private mayGoOn(): boolean {
     this.forgetReady(new Set(pendingRuns(this.db)));
+    if (this.scans.busy()) return false;
     return this.priority.size > 0 || !this.jobs.running('compare');
   }
 

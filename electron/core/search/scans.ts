@@ -18,12 +18,24 @@ export type ScanResult = Uint8Array | null;
  * cannot be scanned, or the scan failed): that run waits for the fill, as before scans.
  */
 type Scan =
-  | { state: 'running'; generation: string; run: number; words: string[]; stop: AbortController }
+  | {
+      state: 'running';
+      generation: string;
+      run: number;
+      words: string[];
+      stop: AbortController;
+      since: number;
+    }
   | { state: 'done'; generation: string; hits: Uint8Array }
   | { state: 'given-up'; generation: string };
 
 /** Scans kept: a search typed word by word asks a few, each a byte per example of a run. */
 const SCANS_KEPT = 16;
+/**
+ * How long a running scan holds the fill back (`busy`): past it the fill goes on whatever the
+ * scan does, so a scan that never ends cannot stop the index.
+ */
+const HOLDS_FILL_MS = 30_000;
 /** One run per worker: a pair's two runs are scanned at once on two cores. */
 const SCAN_WORKERS = 2;
 
@@ -118,6 +130,17 @@ export class SearchScans {
     if (this.scans.size > SCANS_KEPT) this.scans.delete(this.scans.keys().next().value!);
   }
 
+  /**
+   * Whether a scan is running, for the fill to wait: a search is waiting for it, and on two
+   * cores the fill's worker would take a third of them.
+   */
+  busy(): boolean {
+    const now = performance.now();
+    for (const scan of this.scans.values())
+      if (scan.state === 'running' && now - scan.since < HOLDS_FILL_MS) return true;
+    return false;
+  }
+
   /** Starts the workers before a search needs them, so the first one spares their start-up. */
   warm(): void {
     if (!this.closed) this.workers().warm();
@@ -137,7 +160,7 @@ export class SearchScans {
   private start(run: number, words: string[], generation: string): Scan {
     if (this.closed) return { state: 'given-up', generation };
     const stop = new AbortController();
-    const scan: Scan = { state: 'running', generation, run, words, stop };
+    const scan: Scan = { state: 'running', generation, run, words, stop, since: performance.now() };
     const task: ScanTask = { kind: 'scan', dbPath: this.db.name, run, words };
     const key = this.key(run, words);
     const settle = (next: Scan) => {
