@@ -180,4 +180,27 @@ describe('a search asked before the fill reached its runs', () => {
       expect({ s, rows: page.rows, total: page.total }).toEqual({ s, rows, total });
     }
   }, 120_000);
+
+  it("drops a scan's answer once its run's texts change, and scans it again", async () => {
+    const db = openDatabase(harness.service.db.name);
+    const scans = new SearchScans(db);
+    const ref = runs[0]!;
+    try {
+      unsearchable(harness.service.db, ref);
+      while (!scans.answered([ref], ['walrus'])) await tick();
+      const first = scans.hits(ref, ['walrus'])!;
+      expect(first.some((hit) => hit === 1)).toBe(true);
+      // As a re-index that keeps the run's rowid (its id came back from another file) leaves it.
+      harness.service.db
+        .prepare(`UPDATE runs SET source_sha256 = 'another' WHERE rowid = ?`)
+        .run(ref);
+      expect(scans.hits(ref, ['walrus'])).toBeNull();
+      expect(scans.answered([ref], ['walrus'])).toBe(false);
+      while (!scans.answered([ref], ['walrus'])) await tick();
+      expect(scans.hits(ref, ['walrus'])).toEqual(first);
+    } finally {
+      await scans.close();
+      db.close();
+    }
+  }, 60_000);
 });
