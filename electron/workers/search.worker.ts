@@ -1,6 +1,8 @@
 import { openDatabase, type Db } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 import { fillSlice, prepareFillConnection, type FillTask } from '../core/search/fill';
+import { scanRun } from '../core/search/scan';
+import type { ScanTask } from '../core/search/scans';
 import { archiveSlice } from '../core/texts/archive';
 import type { ArchiveSliceTask } from '../core/texts/archive-job';
 
@@ -18,7 +20,9 @@ function connectionFor(dbPath: string): Db {
 }
 
 serveTasks(async (payload, ctx) => {
-  const task = payload as FillTask | ArchiveSliceTask;
+  const task = payload as FillTask | ArchiveSliceTask | ScanTask;
+  if ('kind' in task && task.kind === 'scan')
+    return scanRun(connectionFor(task.dbPath), task.run, task.words, ctx.signal);
   if ('kind' in task) return archiveSlice(connectionFor(task.dbPath), task, ctx.signal);
   return fillSlice(connectionFor(task.dbPath), task, ctx.signal);
 });

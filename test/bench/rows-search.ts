@@ -19,7 +19,7 @@ function firstRow(area: string, s: SearchResult, targets: boolean): Row {
     result: `${secs(s.firstSearchSeconds)} (every run searchable after ${secs(s.readySeconds)}; ${n(rate)} examples/s; the process used ${secs(s.fillCpuSeconds)} of CPU meanwhile)`,
     target: targets ? `< ${FIRST_TARGET} s` : '',
     met: targets ? (s.firstSearchSeconds < FIRST_TARGET ? 'yes' : 'no') : '',
-    why: `the pair's ${n(s.examples)} examples must all be in the full-text index before a search can answer without missing rows; FTS5 tokenizes every input and output in one writer, each read back from its run's blocks (from the source file and checked against its hash, until the archive has copied it), at the ${n(rate)} examples/s measured. A search that matched differently before the index is ready (a substring scan) would answer other rows than after.`,
+    why: `while the pair's runs are not in the full-text index yet, the search is answered by scanning their ${n(s.examples)} examples' texts in two workers (one run each), with the index's own semantics (docs/search.md): ASCII texts searched where they lie in the source file, anything past ASCII asked of a scratch FTS5 table, each match checked against its text's hash; the workers start with the fill, and the fill goes on meanwhile.`,
   };
 }
 

@@ -1,14 +1,15 @@
 import type { ParsedInput } from '../../../shared/contract';
-import { ftsQuery } from '../compare/filters';
+import { ftsQuery, ftsWords } from '../compare/filters';
 import { openPair } from '../compare/pair-cache';
 import type { Db } from '../db/open';
 import { ConflictError } from '../errors';
 import type { SearchIndexer } from './indexer';
-import { searchPending, type SearchProgress } from './readiness';
+import { searchPending, unreadyRuns, type SearchProgress } from './readiness';
 
 /**
  * When the explorer searches a pair whose runs are not searchable yet: how far their index
- * has come (and they go first in the background job), or null to answer the search now.
+ * has come (and they go first in the background job), or null to answer the search now —
+ * the index holds them, or a scan of their texts (scans.ts) answered for them.
  */
 export function pendingSearch(
   db: Db,
@@ -22,14 +23,15 @@ export function pendingSearch(
     (rowid): rowid is number => rowid !== undefined,
   );
   const pending = searchPending(db, runs);
-  if (pending) indexer.prioritise(runs);
-  return pending;
+  if (!pending) return null;
+  indexer.prioritise(runs);
+  return indexer.scans.answered(unreadyRuns(db, runs), ftsWords(search)!) ? null : pending;
 }
 
 /**
- * An export of a search waits for the search to be ready: the index would give only the
- * matches of the examples indexed so far, and a CSV that silently misses rows is worse than
- * none.
+ * An export of a search waits for the search to be ready (indexed, or its scans finished):
+ * the index would give only the matches of the examples indexed so far, and a CSV that
+ * silently misses rows is worse than none.
  */
 export function refuseWhilePreparing(
   db: Db,

@@ -6,7 +6,13 @@ import { CancelledError } from '../jobs/protocol';
 import { workerEntry } from '../jobs/worker-path';
 import type { FillResult, FillTask } from './fill';
 import { allPending, pendingRuns } from './readiness';
+import { SearchScans } from './scans';
 
+/**
+ * Pending examples past which the scan workers start with the fill: a search asked before it
+ * ends is answered by scans, and a large library's first search then spares their start-up.
+ */
+const WARM_SCANS_AT = 100_000;
 /** Where an adaptive batch starts; the worker sizes the next ones to its lock-hold target. */
 const FIRST_BATCH = 1000;
 /**
@@ -49,12 +55,16 @@ export class SearchIndexer {
   private pool: WorkerPool | null = null;
   private batch = FIRST_BATCH;
   readonly stats: FillStats = { transactions: 0, longestHoldMs: 0, longHolds: 0 };
+  /** Answers a search over runs the fill has not reached yet. */
+  readonly scans: SearchScans;
 
   constructor(
     private readonly db: Db,
     private readonly jobs: JobManager,
     private readonly options: SearchIndexerOptions = {},
-  ) {}
+  ) {
+    this.scans = new SearchScans(db);
+  }
 
   /** Starts the job unless it is running; it stops when no run is left to index. */
   schedule(): void {
@@ -87,7 +97,7 @@ export class SearchIndexer {
   }
 
   async close(): Promise<void> {
-    await this.pool?.close();
+    await Promise.all([this.pool?.close(), this.scans.close()]);
   }
 
   private settle(): void {
@@ -96,9 +106,13 @@ export class SearchIndexer {
     for (const resolve of this.waiters.splice(0)) resolve();
   }
 
-  /** Whether the next slice may go: no comparison runs, or a search waits for a run. */
+  /**
+   * Whether the next slice may go: no scan runs (a search waits for it, and its answer does
+   * not need the fill), and no comparison runs, or a search waits for a run.
+   */
   private mayGoOn(): boolean {
     this.forgetReady(new Set(pendingRuns(this.db)));
+    if (this.scans.busy()) return false;
     return this.priority.size > 0 || !this.jobs.running('compare');
   }
 
@@ -123,6 +137,7 @@ export class SearchIndexer {
   private async fill(ctx: JobContext): Promise<void> {
     // Not inside the caller's turn (the end of an index pass, a request): start on our own.
     await yieldToEvents();
+    if ((allPending(this.db)?.total ?? 0) >= WARM_SCANS_AT) this.scans.warm();
     for (;;) {
       const order = this.order();
       if (order.length === 0) return;

@@ -1,4 +1,6 @@
 import type { Db } from '../db/open';
+import { runOfKey } from '../texts/keys';
+import { scansOf } from './scans';
 import { exactTermsQuery } from './terms';
 
 /** A rowid span of one side of a pair: the examples of its run. */
@@ -9,10 +11,22 @@ export interface RowidSpan {
 
 /**
  * The examples of each span that hold every one of a search's words as the beginning of a
- * word (see `exactTermsQuery`), as `matchingRowids` gives them.
+ * word (see `exactTermsQuery`), as `matchingRowids` gives them: from a finished scan of the
+ * span's run (scans.ts) when there is one, else from the full-text index.
  */
 export function searchRowids(db: Db, words: string[], spans: RowidSpan[]): Uint8Array[] {
-  return matchingRowids(db, exactTermsQuery(db, words), spans, asksTogether(db, spans));
+  const scans = scansOf(db);
+  const scanned = spans.map((span) => {
+    const hits = scans?.hits(runOfKey(span.first), words);
+    return hits && hits.length === span.last - span.first + 1 ? hits : null;
+  });
+  const asked = spans.filter((_, i) => scanned[i] === null);
+  const indexed =
+    asked.length > 0
+      ? matchingRowids(db, exactTermsQuery(db, words), asked, asksTogether(db, asked))
+      : [];
+  let next = 0;
+  return scanned.map((hits) => hits ?? indexed[next++]!);
 }
 
 /**

@@ -19,6 +19,18 @@ export function searchPending(db: Db, runRowids: number[]): SearchProgress | nul
   return row.runs === 0 ? null : { done: row.done, total: row.total };
 }
 
+/** Those of these runs not yet searchable. */
+export function unreadyRuns(db: Db, runRowids: number[]): number[] {
+  if (runRowids.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT run_rowid FROM run_search
+       WHERE ready = 0 AND run_rowid IN (${runRowids.map(() => '?').join(',')})`,
+    )
+    .pluck()
+    .all(...runRowids) as number[];
+}
+
 /**
  * A run the fill can index: one still in example rows waits for the conversion
  * (texts/convert.ts), which schedules the fill again once it is done.

@@ -80,6 +80,15 @@ const quoted = (text: string) => `"${text.replaceAll('"', '""')}"`;
 /** A word as a prefix, as the search asked before: FTS5 cuts and folds it itself. */
 const prefix = (word: string) => `${quoted(word)}*`;
 
+/** The search's words each as a prefix: the query every faster form must agree with. */
+export const prefixQuery = (words: string[]): string => words.map(prefix).join(' ');
+
+/** Each word's index terms, as FTS5 cuts and folds it. */
+export function foldWords(db: Db, words: string[]): string[][] {
+  const s = statements(db);
+  return words.map((word) => fold(s, word));
+}
+
 /** One word's part of the query: an OR of its completions, or the word as a prefix. */
 function wordQuery(s: Statements, word: string, folded: string[]): string {
   const terms = folded.length === 1 ? termsFrom(s, folded[0]!) : null;
@@ -110,7 +119,6 @@ export function exactTermsQuery(db: Db, words: string[]): string {
   const s = statements(db);
   const folded = words.map((word) => [word, fold(s, word)] as const);
   const kept = folded.filter(([, terms]) => terms.length > 0);
-  if (kept.length === 0 || kept.some(([, terms]) => terms.length > 1))
-    return words.map(prefix).join(' ');
+  if (kept.length === 0 || kept.some(([, terms]) => terms.length > 1)) return prefixQuery(words);
   return kept.map(([word, terms]) => wordQuery(s, word, terms)).join(' AND ');
 }
