@@ -1,6 +1,6 @@
 import { RunTableCache } from '../core/columns/table-cache';
 import { computeComparison, type CompareJob } from '../core/compare/compute';
-import { pruneReports, writeReport } from '../core/compare/store';
+import { pruneReports, savedReport, writeReport } from '../core/compare/store';
 import { openDatabase } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 
@@ -16,13 +16,22 @@ serveTasks(async (payload, ctx) => {
   db.pragma('busy_timeout = 200');
   try {
     const result = computeComparison(db, job, () => ctx.throwIfCancelled(), { cache: tables });
+    const saved = savedReport(result.report);
+    if (job.handBack) ctx.send({ report: saved });
     ctx.progress({ phase: 'saving', done: 0, total: null });
     // Computing is synchronous, so a cancel is only delivered when the worker yields.
     const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
-    await writeReport(db, job.key, job, result, async () => {
-      await yieldNow();
-      ctx.throwIfCancelled();
-    });
+    await writeReport(
+      db,
+      job.key,
+      job,
+      result,
+      async () => {
+        await yieldNow();
+        ctx.throwIfCancelled();
+      },
+      saved,
+    );
     // The report is readable from here: the runner announces it while old ones are dropped.
     ctx.send('saved');
     // Not cancellable: the report is saved, and each drop is its own short transaction.

@@ -38,8 +38,12 @@ export interface CompareTask {
   referenceReplicates: string[];
 }
 
-/** A comparison for the worker to compute and save under `key` (the service's cache key). */
-export type CompareJob = CompareTask & { key: string };
+/**
+ * A comparison for the worker to compute and save under `key` (the service's cache key). With
+ * `handBack`, the worker sends the report (a SavedReport) before saving it, so a caller waiting
+ * for it parses it while the save runs instead of reading it back afterwards.
+ */
+export type CompareJob = CompareTask & { key: string; handBack?: boolean };
 
 /** A compared run as the explorer's search needs it: its rowid and its examples' rowid range. */
 export interface PairSide {

@@ -45,6 +45,14 @@ export function reportKey(db: Db, task: Omit<CompareTask, 'dbPath'>): string {
   return createHash('sha256').update(material).digest('hex');
 }
 
+/** Whether every pair file of a stored report is there and whole. */
+function pairFilesIntact(db: Db, reportId: number): boolean {
+  const files = db
+    .prepare(`SELECT file, bytes FROM pair_arrays WHERE report_id = ?`)
+    .all(reportId) as { file: string; bytes: number }[];
+  return files.every(({ file, bytes }) => pairFileIntact(db, file, bytes));
+}
+
 /**
  * The cached report, or null when there is none or a pair file of it is missing or damaged:
  * the explorer could not show that pair, so the report is computed and saved again.
@@ -55,12 +63,25 @@ export function readReport(
 ): { key: string; createdAt: string; report: Report } | null {
   const row = db.prepare(`SELECT id, report, created_at FROM reports WHERE key = ?`).get(key) as
     { id: number; report: string; created_at: string } | undefined;
-  if (!row) return null;
-  const files = db
-    .prepare(`SELECT file, bytes FROM pair_arrays WHERE report_id = ?`)
-    .all(row.id) as { file: string; bytes: number }[];
-  if (!files.every(({ file, bytes }) => pairFileIntact(db, file, bytes))) return null;
+  if (!row || !pairFilesIntact(db, row.id)) return null;
   return { key, createdAt: row.created_at, report: JSON.parse(row.report) as Report };
+}
+
+/** Whether readReport would find the report, without reading it (megabytes at a million). */
+export function hasReport(db: Db, key: string): boolean {
+  const id = db.prepare(`SELECT id FROM reports WHERE key = ?`).pluck().get(key) as
+    number | undefined;
+  return id !== undefined && pairFilesIntact(db, id);
+}
+
+/** A report as it is stored: serialised once, for the save and for the caller waiting on it. */
+export interface SavedReport {
+  json: string;
+  createdAt: string;
+}
+
+export function savedReport(report: Report): SavedReport {
+  return { json: JSON.stringify(report), createdAt: new Date().toISOString() };
 }
 
 function filesOf(db: Db, where: string, value: string | number): string[] {
@@ -93,6 +114,7 @@ export async function writeReport(
   task: CompareTask,
   result: CompareResult,
   checkpoint: Checkpoint = () => Promise.resolve(),
+  saved: SavedReport = savedReport(result.report),
 ): Promise<void> {
   await begin(db, checkpoint);
   const written: string[] = [];
@@ -109,8 +131,8 @@ export async function writeReport(
           key,
           task.experimentId,
           JSON.stringify({ reference: task.reference, resamples: task.resamples }),
-          JSON.stringify(result.report),
-          new Date().toISOString(),
+          saved.json,
+          saved.createdAt,
         ).lastInsertRowid,
     );
     const runIds = new Set([...task.conditions.map((c) => c.runId), ...task.referenceReplicates]);
