@@ -117,7 +117,32 @@ function markBehavior(p: ColumnPairing, cache: CellCache): void {
   }
 }
 
+/**
+ * Pairings kept while both their tables live: a compare worker keeps its tables from one
+ * comparison to the next (columns/table-cache.ts), and a pairing depends on nothing else (the
+ * errored arrays come from the tables, and behaviour flags only ask whether tokens are equal,
+ * whatever ids a comparison interned its strings under).
+ */
+const kept = new WeakMap<RunTable, WeakMap<RunTable, ColumnPairing>>();
+
 export function pairTables(
+  reference: RunTable,
+  candidate: RunTable,
+  refErrored: Uint8Array,
+  candErrored: Uint8Array,
+  cache: CellCache,
+): ColumnPairing {
+  let byCandidate = kept.get(reference);
+  if (!byCandidate) kept.set(reference, (byCandidate = new WeakMap()));
+  let pairing = byCandidate.get(candidate);
+  if (!pairing) {
+    pairing = pairAnew(reference, candidate, refErrored, candErrored, cache);
+    byCandidate.set(candidate, pairing);
+  }
+  return pairing;
+}
+
+function pairAnew(
   reference: RunTable,
   candidate: RunTable,
   refErrored: Uint8Array,
