@@ -143,11 +143,27 @@ function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array):
   return out.subarray(0, m);
 }
 
+/**
+ * Criteria kept with their pairing, which a compare worker keeps from one comparison to the
+ * next (pairing.ts): a criterion depends on the pairing and its rule alone. Its arrays are only
+ * read; its summary is copied for each report.
+ */
+const kept = new WeakMap<ColumnPairing, Map<string, CriterionColumns>>();
+
 export function criterionColumns(
   rule: CriterionRule,
   p: ColumnPairing,
   cache: CellCache,
 ): CriterionColumns {
+  let byRule = kept.get(p);
+  if (!byRule) kept.set(p, (byRule = new Map()));
+  const key = JSON.stringify([rule.field, rule.kind, rule.direction]);
+  let columns = byRule.get(key);
+  if (!columns) byRule.set(key, (columns = criterionAnew(rule, p, cache)));
+  return { ...columns, summary: structuredClone(columns.summary) };
+}
+
+function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache): CriterionColumns {
   const a = cache.of(p.reference, rule.field);
   const b = cache.of(p.candidate, rule.field);
   const field = rule.field;
