@@ -4,7 +4,7 @@ import type { Report } from '../../../shared/compare/types';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
-import { encodePair } from './pair-arrays';
+import { encodePair, type StoredPairArrays } from './pair-arrays';
 import { pairFileIntact, removePairFiles, writePairFile } from './pair-files';
 
 /**
@@ -200,8 +200,20 @@ async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
  * pair-files.ts). The file's name joins `written` before the row is inserted, so a failed save
  * removes it too.
  */
+/**
+ * Encodings of rows a compare worker builds again for its next comparison of the same runs
+ * (columnar/rows.ts gives back the same object): made once, written to each report's file.
+ */
+const encodings = new WeakMap<PairRows, StoredPairArrays>();
+
+function encoded(rows: PairRows): StoredPairArrays {
+  let stored = encodings.get(rows);
+  if (!stored) encodings.set(rows, (stored = encodePair(rows)));
+  return stored;
+}
+
 function writePair(db: Db, reportId: number, rows: PairRows, written: string[]): void {
-  const stored = encodePair(rows);
+  const stored = encoded(rows);
   const { file, bytes } = writePairFile(db, reportId, rows.pair, stored);
   written.push(file);
   db.prepare(
