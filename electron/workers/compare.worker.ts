@@ -1,7 +1,11 @@
+import { RunTableCache } from '../core/columns/table-cache';
 import { computeComparison, type CompareJob } from '../core/compare/compute';
-import { pruneReports, writeReport } from '../core/compare/store';
+import { pruneReports, savedReport, writeReport } from '../core/compare/store';
 import { openDatabase } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
+
+// Comparing the same runs again (another reference or resample count) reuses their stores.
+const tables = new RunTableCache();
 
 serveTasks(async (payload, ctx) => {
   const job = payload as CompareJob;
@@ -11,14 +15,23 @@ serveTasks(async (payload, ctx) => {
   // Short waits for the write lock, between which the save checks for a cancel (store.ts).
   db.pragma('busy_timeout = 200');
   try {
-    const result = computeComparison(db, job, () => ctx.throwIfCancelled());
+    const result = computeComparison(db, job, () => ctx.throwIfCancelled(), { cache: tables });
+    const saved = savedReport(result.report);
+    if (job.handBack) ctx.send({ report: saved });
     ctx.progress({ phase: 'saving', done: 0, total: null });
     // Computing is synchronous, so a cancel is only delivered when the worker yields.
     const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
-    await writeReport(db, job.key, job, result, async () => {
-      await yieldNow();
-      ctx.throwIfCancelled();
-    });
+    await writeReport(
+      db,
+      job.key,
+      job,
+      result,
+      async () => {
+        await yieldNow();
+        ctx.throwIfCancelled();
+      },
+      saved,
+    );
     // The report is readable from here: the runner announces it while old ones are dropped.
     ctx.send('saved');
     // Not cancellable: the report is saved, and each drop is its own short transaction.

@@ -118,6 +118,32 @@ export function pairedSample(pairing: Pairing, field: string, sign: 1 | -1): Pai
   return sampleOfValues(references, candidates, inputMismatch, sign);
 }
 
+/**
+ * What a sample's values say about its scale and levels, taken one value at a time in any
+ * order: the largest magnitude and up to three distinct values (enough to tell two from more).
+ */
+export class SampleRange {
+  private max = 0;
+  private readonly levels: number[] = [];
+
+  add(v: number): void {
+    this.max = Math.max(this.max, Math.abs(v));
+    if (this.levels.length <= 2 && !this.levels.includes(v)) this.levels.push(v === 0 ? 0 : v);
+  }
+
+  get scale(): number {
+    return safeScale(this.max);
+  }
+
+  /** The two levels, scaled, low first, when the values take at most two; else null. */
+  twoLevels(): [number, number] | null {
+    const { levels, scale } = this;
+    if (levels.length === 0 || levels.length > 2) return null;
+    const sorted = [...levels].sort((x, y) => x - y).map((v) => v * scale);
+    return [sorted[0]!, sorted[sorted.length - 1]!];
+  }
+}
+
 /** The paired sample of values read off matched examples, reference and candidate at each i. */
 export function sampleOfValues(
   references: ArrayLike<number>,
@@ -125,17 +151,10 @@ export function sampleOfValues(
   inputMismatch: string[],
   sign: 1 | -1,
 ): PairedSample {
-  let max = 0;
-  // The first three distinct values are enough to tell two levels from more.
-  const levels: number[] = [];
-  for (const side of [references, candidates]) {
-    for (let i = 0; i < side.length; i++) {
-      const v = side[i]!;
-      max = Math.max(max, Math.abs(v));
-      if (levels.length <= 2 && !levels.includes(v)) levels.push(v === 0 ? 0 : v);
-    }
-  }
-  const scale = safeScale(max);
+  const range = new SampleRange();
+  for (const side of [references, candidates])
+    for (let i = 0; i < side.length; i++) range.add(side[i]!);
+  const scale = range.scale;
   const n = references.length;
   const canonical = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -143,10 +162,7 @@ export function sampleOfValues(
     const b = candidates[i]!;
     canonical[i] = sign === 1 ? b * scale - a * scale : a * scale - b * scale;
   }
-  const sorted = levels.sort((x, y) => x - y).map((v) => v * scale);
-  const twoLevels: [number, number] | null =
-    levels.length === 0 || levels.length > 2 ? null : [sorted[0]!, sorted[sorted.length - 1]!];
-  return { canonical, sign, inputMismatch, scale, levels: twoLevels };
+  return { canonical, sign, inputMismatch, scale, levels: range.twoLevels() };
 }
 
 /** +1 when the candidate's run id sorts after (or equals) the reference's. */

@@ -108,8 +108,52 @@ function interval(sample: PairedSample, mean: number): Scaled {
   return { mean, ci95: [mean - half, mean + half], sd, method: T_METHOD };
 }
 
-/** Past this many distinct values a copy is sorted outright. */
+/** Past this many distinct values a copy is counted by integer, else sorted outright. */
 const FEW_DISTINCT = 16;
+
+/**
+ * Integers spread over at most this many values per value sorted (lengths, token counts) are
+ * counted, one slot per integer between the least and the greatest.
+ */
+const INTEGER_SPAN_PER_VALUE = 4;
+
+/**
+ * Integer values counted into ascending order, -0s before 0s as a typed array's sort puts
+ * them; null when one is not an integer or they spread too wide to count.
+ */
+function integersSorted(values: Float64Array): Float64Array | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isInteger(v)) return null;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const span = max - min + 1;
+  if (!(span <= values.length * INTEGER_SPAN_PER_VALUE)) return null;
+  const counts = new Uint32Array(span);
+  let negativeZeros = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === 0 && 1 / v < 0) negativeZeros++;
+    else counts[v - min]!++;
+  }
+  const out = new Float64Array(values.length);
+  let at = 0;
+  for (let d = 0; d < span; d++) {
+    const count = counts[d]!;
+    // Fill is 0 already: only the -0s and the other values are written.
+    if (min + d === 0) {
+      out.fill(-0, at, at + negativeZeros);
+      at += negativeZeros + count;
+    } else if (count > 0) {
+      out.fill(min + d, at, at + count);
+      at += count;
+    }
+  }
+  return out;
+}
 
 /**
  * The values in ascending order, as a typed array's sort gives them (-0 before 0). Scores,
@@ -125,7 +169,8 @@ export function sortedCopy(values: Float64Array): Float64Array {
     while (d < distinct.length && !(distinct[d] === v && (v !== 0 || Object.is(distinct[d], v))))
       d++;
     if (d === distinct.length) {
-      if (d === FEW_DISTINCT || v !== v) return Float64Array.from(values).sort();
+      if (d === FEW_DISTINCT || v !== v)
+        return integersSorted(values) ?? Float64Array.from(values).sort();
       distinct.push(v);
       counts.push(0);
     }

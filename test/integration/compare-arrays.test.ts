@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLASSES, FLAG, NO_ROWID, sideOf } from '../../electron/core/compare/codes';
 import { computeComparison, type PairRows } from '../../electron/core/compare/compute';
 import { pageExamples } from '../../electron/core/compare/pager';
+import { pairDir } from '../../electron/core/compare/pair-files';
 import { idList } from '../../electron/core/compare/pair-ids';
 import { writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { makeService, type Harness } from '../fixtures/service';
@@ -70,6 +72,27 @@ function expectedRows(rows: PairRows) {
 }
 
 describe('a comparison saved as arrays', () => {
+  it('saves the same pair files when the worker compares the same runs again', async () => {
+    harness = makeService();
+    await harness.service.index([library(harness.dir)]);
+    const db = harness.service.db;
+    const files = (key: string) =>
+      (
+        db
+          .prepare(
+            `SELECT file FROM pair_arrays WHERE report_id = (SELECT id FROM reports WHERE key = ?)
+             ORDER BY pair`,
+          )
+          .pluck()
+          .all(key) as string[]
+      ).map((file) => fs.readFileSync(path.join(pairDir(db), file)));
+    const first = await harness.service.compare.run({ experimentId: 'exp-test', resamples: 500 });
+    const again = await harness.service.compare.run({ experimentId: 'exp-test', resamples: 501 });
+    expect(again.key).not.toBe(first.key);
+    expect(files(first.key).length).toBeGreaterThan(1);
+    expect(files(again.key)).toEqual(files(first.key));
+  });
+
   it('stores the report exactly as computed, and the explorer lists every computed row', async () => {
     harness = makeService();
     await harness.service.index([library(harness.dir)]);

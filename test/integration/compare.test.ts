@@ -57,6 +57,8 @@ describe('comparisons through the service', () => {
     ]);
     const cached = await call<ReportAnswer>('compare:report', settings);
     expect(cached.key).toBe(first.key);
+    // What the worker handed back to run() is what it saved.
+    expect(cached).toEqual(first);
 
     const file = path.join(root, '.mechlens/runs/steer.json');
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { examples: { output: string }[] };
@@ -67,6 +69,11 @@ describe('comparisons through the service', () => {
     expect(await call('compare:report', settings)).toBeNull();
     const second = await harness.service.compare.run(settings);
     expect(second.key).not.toBe(first.key);
+    // The worker kept the runs' column stores from the first comparison: not the edited one's.
+    const changed = (answer: typeof first) =>
+      answer.report.comparisons.find((c) => c.candidate.condition === 'steer')!.examples
+        .output_changed;
+    expect(changed(second)).not.toEqual(changed(first));
   });
 
   it('pages examples by key with filters, search and detail', async () => {

@@ -3,17 +3,43 @@ import type { Db } from '../db/open';
 /** Well under SQLite's longest blob (1e9 bytes): a bigger store is written in parts. */
 const PART_BYTES = 256 * 1024 ** 2;
 
-/** Replaces a run's column store; the caller holds the write transaction. */
+/**
+ * Replaces a run's column store; the caller holds the write transaction. The parts get rowids
+ * above every rowid the table held before, the run's old parts included, so a part's rowid
+ * names the bytes it was written with (columnsStamp).
+ */
 export function writeRunColumns(
   db: Db,
   runRowid: number,
   bytes: Buffer,
   partBytes = PART_BYTES,
 ): void {
+  const first = db
+    .prepare(`SELECT coalesce(max(rowid), 0) + 1 FROM run_columns`)
+    .pluck()
+    .get() as number;
   db.prepare(`DELETE FROM run_columns WHERE run_rowid = ?`).run(runRowid);
-  const insert = db.prepare(`INSERT INTO run_columns (run_rowid, part, data) VALUES (?, ?, ?)`);
+  const insert = db.prepare(
+    `INSERT INTO run_columns (rowid, run_rowid, part, data) VALUES (?, ?, ?, ?)`,
+  );
   for (let part = 0, at = 0; at < bytes.byteLength || part === 0; part++, at += partBytes)
-    insert.run(runRowid, part, bytes.subarray(at, at + partBytes));
+    insert.run(first + part, runRowid, part, bytes.subarray(at, at + partBytes));
+}
+
+/**
+ * What tells one version of a run's column store from another without reading it: the run's id
+ * and source hash, and each part's rowid and length (a rewrite gives its parts new rowids).
+ * Null when the run has none.
+ */
+export function columnsStamp(db: Db, runRowid: number): string | null {
+  const rows = db
+    .prepare(
+      `SELECT r.id, r.source_sha256 AS sha, c.rowid AS part, length(c.data) AS bytes
+         FROM run_columns c JOIN runs r ON r.rowid = c.run_rowid
+        WHERE c.run_rowid = ? ORDER BY c.part`,
+    )
+    .all(runRowid) as { id: string; sha: string | null; part: number; bytes: number }[];
+  return rows.length === 0 ? null : JSON.stringify(rows);
 }
 
 export function deleteRunColumns(db: Db, runRowid: number): void {

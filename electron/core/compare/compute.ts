@@ -5,6 +5,7 @@ import type { CompareExperiment, Report } from '../../../shared/compare/types';
 import type { Role } from '../../../shared/model';
 import type { Db } from '../db/open';
 import type { RunTable } from '../columns/table';
+import { RunTableCache } from '../columns/table-cache';
 import { buildColumnReport } from './columnar/report';
 import { columnPairRows } from './columnar/rows';
 import { objectPairRows } from './object-rows';
@@ -13,7 +14,6 @@ import {
   loadExperiment,
   loadRunDetails,
   loadRunExamples,
-  loadRunTable,
   type LoadedRun,
   type RunDetails,
 } from './load';
@@ -38,8 +38,12 @@ export interface CompareTask {
   referenceReplicates: string[];
 }
 
-/** A comparison for the worker to compute and save under `key` (the service's cache key). */
-export type CompareJob = CompareTask & { key: string };
+/**
+ * A comparison for the worker to compute and save under `key` (the service's cache key). With
+ * `handBack`, the worker sends the report (a SavedReport) before saving it, so a caller waiting
+ * for it parses it while the save runs instead of reading it back afterwards.
+ */
+export type CompareJob = CompareTask & { key: string; handBack?: boolean };
 
 /** A compared run as the explorer's search needs it: its rowid and its examples' rowid range. */
 export interface PairSide {
@@ -78,14 +82,16 @@ export interface CompareResult {
 }
 
 /** The runs' column stores as typed arrays, or null when this version cannot read one. */
-function loadTables(db: Db, runs: RunDetails[]): Map<RunDetails, RunTable> | null {
-  const tables = new Map<RunDetails, RunTable>();
-  for (const details of runs) {
-    const table = loadRunTable(db, details.runRowid);
-    if (!table) return null;
-    tables.set(details, table);
-  }
-  return tables;
+function loadTables(
+  db: Db,
+  runs: RunDetails[],
+  cache = new RunTableCache(),
+): Map<RunDetails, RunTable> | null {
+  const tables = cache.tables(
+    db,
+    runs.map((details) => details.runRowid),
+  );
+  return tables && new Map(runs.map((details, index) => [details, tables[index]!]));
 }
 
 /** From the column stores: typed arrays throughout, no object per example. */
@@ -165,7 +171,7 @@ export function computeComparison(
   db: Db,
   task: CompareTask,
   checkCancelled: () => void,
-  { objects = false }: { objects?: boolean } = {},
+  { objects = false, cache }: { objects?: boolean; cache?: RunTableCache } = {},
 ): CompareResult {
   const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
   const loaded = new Map<string, RunDetails>();
@@ -181,7 +187,7 @@ export function computeComparison(
     loadRunDetails(db, runId, task.reference, 'reference'),
   );
   checkCancelled();
-  const tables = objects ? null : loadTables(db, [...loaded.values(), ...replicates]);
+  const tables = objects ? null : loadTables(db, [...loaded.values(), ...replicates], cache);
   checkCancelled();
   const result = tables
     ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled)

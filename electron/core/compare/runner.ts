@@ -1,4 +1,5 @@
 import os from 'node:os';
+import type { Report } from '../../../shared/compare/types';
 import type { RequestInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import type { EventHub } from '../events';
@@ -7,7 +8,11 @@ import { WorkerPool } from '../jobs/pool';
 import { workerEntry } from '../jobs/worker-path';
 import type { CompareJob } from './compute';
 import { planComparison, planPair, type ComparePlan } from './plan';
-import { readReport, reportKey, type StoredReport } from './store';
+import { hasReport, readReport, reportKey, type SavedReport, type StoredReport } from './store';
+
+function isHandedBack(value: unknown): value is { report: SavedReport } {
+  return typeof value === 'object' && value !== null && 'report' in value;
+}
 
 /** An experiment (with an optional reference), or two chosen runs. */
 export type CompareSettings = RequestInput<'compare:start'>;
@@ -42,17 +47,25 @@ export class ComparisonRunner {
   }
 
   start(settings: CompareSettings): { jobId: string; key: string } {
+    return this.launch(settings, null);
+  }
+
+  /** `handBack` gets the report the worker sends before saving it (CompareJob). */
+  private launch(
+    settings: CompareSettings,
+    handBack: ((saved: SavedReport) => void) | null,
+  ): { jobId: string; key: string } {
     const plan = this.plan(settings);
     const experimentId = plan.experimentId;
     const key = reportKey(this.db, plan);
     const previous = this.running.get(experimentId);
     if (previous) this.jobs.cancel(previous);
     const jobId = this.jobs.start('compare', `Comparing ${experimentId}`, async (ctx) => {
-      if (readReport(this.db, key)) {
+      if (hasReport(this.db, key)) {
         this.events.emit('compare:ready', { experimentId, key });
         return;
       }
-      const job: CompareJob = { ...plan, dbPath: this.dbPath, key };
+      const job: CompareJob = { ...plan, dbPath: this.dbPath, key, handBack: handBack !== null };
       let announced = false;
       const announce = () => {
         if (announced) return;
@@ -65,6 +78,7 @@ export class ComparisonRunner {
         onProgress: ctx.progress,
         onMessage: (value) => {
           if (value === 'saved') announce();
+          else if (handBack && isHandedBack(value)) handBack(value.report);
         },
       });
       if (ctx.signal.aborted) return;
@@ -77,13 +91,19 @@ export class ComparisonRunner {
     return { jobId, key };
   }
 
-  /** Start (or reuse) and wait: what the CLI needs. */
+  /**
+   * Start (or reuse) and wait: what the CLI needs. A report computed for this call is parsed
+   * from what the worker hands back while it saves, not read back from the library after.
+   */
   async run(settings: CompareSettings): Promise<StoredReport> {
-    const { jobId, key } = this.start(settings);
+    let handed: StoredReport | null = null;
+    const { jobId, key } = this.launch(settings, (saved) => {
+      handed = { key, createdAt: saved.createdAt, report: JSON.parse(saved.json) as Report };
+    });
     const job = await this.jobs.wait(jobId);
     if (job?.state !== 'finished')
       throw new Error(job?.error ?? `The comparison was ${job?.state ?? 'lost'}.`);
-    const report = readReport(this.db, key);
+    const report = handed ?? readReport(this.db, key);
     if (!report) throw new Error('The comparison finished but its report is missing.');
     return report;
   }

@@ -4,7 +4,7 @@ import type { Report } from '../../../shared/compare/types';
 import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
-import { encodePair } from './pair-arrays';
+import { encodePair, type StoredPairArrays } from './pair-arrays';
 import { pairFileIntact, removePairFiles, writePairFile } from './pair-files';
 
 /**
@@ -51,6 +51,14 @@ export interface StoredReport {
   report: Report;
 }
 
+/** Whether every pair file of a stored report is there and whole. */
+function pairFilesIntact(db: Db, reportId: number): boolean {
+  const files = db
+    .prepare(`SELECT file, bytes FROM pair_arrays WHERE report_id = ?`)
+    .all(reportId) as { file: string; bytes: number }[];
+  return files.every(({ file, bytes }) => pairFileIntact(db, file, bytes));
+}
+
 /**
  * The cached report, or null when there is none or a pair file of it is missing or damaged:
  * the explorer could not show that pair, so the report is computed and saved again.
@@ -58,12 +66,25 @@ export interface StoredReport {
 export function readReport(db: Db, key: string): StoredReport | null {
   const row = db.prepare(`SELECT id, report, created_at FROM reports WHERE key = ?`).get(key) as
     { id: number; report: string; created_at: string } | undefined;
-  if (!row) return null;
-  const files = db
-    .prepare(`SELECT file, bytes FROM pair_arrays WHERE report_id = ?`)
-    .all(row.id) as { file: string; bytes: number }[];
-  if (!files.every(({ file, bytes }) => pairFileIntact(db, file, bytes))) return null;
+  if (!row || !pairFilesIntact(db, row.id)) return null;
   return { key, createdAt: row.created_at, report: JSON.parse(row.report) as Report };
+}
+
+/** Whether readReport would find the report, without reading it (megabytes at a million). */
+export function hasReport(db: Db, key: string): boolean {
+  const id = db.prepare(`SELECT id FROM reports WHERE key = ?`).pluck().get(key) as
+    number | undefined;
+  return id !== undefined && pairFilesIntact(db, id);
+}
+
+/** A report as it is stored: serialised once, for the save and for the caller waiting on it. */
+export interface SavedReport {
+  json: string;
+  createdAt: string;
+}
+
+export function savedReport(report: Report): SavedReport {
+  return { json: JSON.stringify(report), createdAt: new Date().toISOString() };
 }
 
 function filesOf(db: Db, where: string, value: string | number): string[] {
@@ -96,6 +117,7 @@ export async function writeReport(
   task: CompareTask,
   result: CompareResult,
   checkpoint: Checkpoint = () => Promise.resolve(),
+  saved: SavedReport = savedReport(result.report),
 ): Promise<void> {
   await begin(db, checkpoint);
   const written: string[] = [];
@@ -112,8 +134,8 @@ export async function writeReport(
           key,
           task.experimentId,
           JSON.stringify({ reference: task.reference, resamples: task.resamples }),
-          JSON.stringify(result.report),
-          new Date().toISOString(),
+          saved.json,
+          saved.createdAt,
         ).lastInsertRowid,
     );
     const runIds = new Set([...task.conditions.map((c) => c.runId), ...task.referenceReplicates]);
@@ -181,8 +203,20 @@ async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
  * pair-files.ts). The file's name joins `written` before the row is inserted, so a failed save
  * removes it too.
  */
+/**
+ * Encodings of rows a compare worker builds again for its next comparison of the same runs
+ * (columnar/rows.ts gives back the same object): made once, written to each report's file.
+ */
+const encodings = new WeakMap<PairRows, StoredPairArrays>();
+
+function encoded(rows: PairRows): StoredPairArrays {
+  let stored = encodings.get(rows);
+  if (!stored) encodings.set(rows, (stored = encodePair(rows)));
+  return stored;
+}
+
 function writePair(db: Db, reportId: number, rows: PairRows, written: string[]): void {
-  const stored = encodePair(rows);
+  const stored = encoded(rows);
   const { file, bytes } = writePairFile(db, reportId, rows.pair, stored);
   written.push(file);
   db.prepare(

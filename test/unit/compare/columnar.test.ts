@@ -14,17 +14,22 @@ import {
   type ColumnarRun,
 } from '../../fixtures/columnar';
 
-/** The same library both ways: one object per example (the oracle), and typed arrays. */
-function bothWays(library: ColumnarLibrary) {
+/**
+ * The same library both ways: one object per example (the oracle), and typed arrays, read
+ * afresh or taken from `kept` (the tables of an earlier comparison, as a compare worker keeps
+ * them).
+ */
+function bothWays(library: ColumnarLibrary, kept = new Map<ColumnarRun, ColumnRun>()) {
   const runRowid = (run: ColumnarRun) => Number(run.run.runId.slice(4)) + 1;
   const loaded = (run: ColumnarRun): LoadedRun => ({
     runRowid: runRowid(run),
     run: { ...run.run, examples: decodeRunColumns(run.bytes)! },
   });
-  const columns = (run: ColumnarRun): ColumnRun => ({
-    run: run.run,
-    table: readRunTable(run.bytes)!,
-  });
+  const columns = (run: ColumnarRun): ColumnRun => {
+    let table = kept.get(run);
+    if (!table) kept.set(run, (table = { run: run.run, table: readRunTable(run.bytes)! }));
+    return table;
+  };
   const objects = library.runs.map(loaded);
   const replicateObjects = library.replicates.map((r) => loaded(r).run);
   const referenceObject = objects.find((l) => l.run.conditionName === library.reference)!.run;
@@ -76,6 +81,19 @@ describe('the columnar comparison', () => {
         expect(actualPairs).toEqual(expectedPairs);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('gives the same again from the tables of an earlier comparison', () => {
+    fc.assert(
+      fc.property(columnarLibraryArb, (library) => {
+        const kept = new Map<ColumnarRun, ColumnRun>();
+        bothWays(library, kept);
+        const { expected, actual, expectedPairs, actualPairs } = bothWays(library, kept);
+        expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+        expect(actualPairs).toEqual(expectedPairs);
+      }),
+      { numRuns: 50 },
     );
   });
 

@@ -15,6 +15,15 @@ const differencesArb = fc.oneof(
     { maxLength: 300 },
   ),
   fc.array(fc.integer({ min: -40, max: 40 }), { minLength: 30, maxLength: 300 }),
+  // Integers counted (lengths), -0 among them, or spread too wide to count.
+  fc.array(fc.oneof(fc.integer({ min: -300, max: 300 }), fc.constant(-0)), {
+    minLength: 20,
+    maxLength: 300,
+  }),
+  fc.array(fc.oneof(fc.integer(), fc.constantFrom(-0, 2 ** 60, -(2 ** 60))), {
+    minLength: 20,
+    maxLength: 300,
+  }),
 );
 
 const same = (a: Float64Array, b: Float64Array) =>

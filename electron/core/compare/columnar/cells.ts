@@ -138,6 +138,22 @@ function sameReading(kind: FieldKind | undefined, reading: Reading): Reading | n
   }
 }
 
+/**
+ * Cells and readings of number and boolean columns, which do not depend on a comparison's
+ * interned strings, kept with their table while it lives: a compare worker keeps its tables
+ * from one comparison to the next (columns/table-cache.ts), and these with them.
+ */
+const lasting = new WeakMap<RunTable, Map<string, FieldCells | Float64Array>>();
+
+function lastingOf(table: RunTable): Map<string, FieldCells | Float64Array> {
+  let byKey = lasting.get(table);
+  if (!byKey) lasting.set(table, (byKey = new Map()));
+  return byKey;
+}
+
+const stringFree = (column: FieldColumn | undefined) =>
+  column?.kind === 'number' || column?.kind === 'boolean';
+
 /** A run's tables and their fields' cells, each built once however many pairs use them. */
 export class CellCache {
   readonly strings = new Strings();
@@ -153,7 +169,12 @@ export class CellCache {
     let cells = byKey.get(key);
     if (!cells) {
       const column = table.fields.find((f) => f.key === key);
-      cells = column ? fieldCells(column, this.strings) : this.none(table.n);
+      const kept = stringFree(column) ? lastingOf(table) : null;
+      cells = kept?.get(`cells\u0000${key}`) as FieldCells | undefined;
+      if (!cells) {
+        cells = column ? fieldCells(column, this.strings) : this.none(table.n);
+        kept?.set(`cells\u0000${key}`, cells);
+      }
       byKey.set(key, cells);
     }
     return cells;
@@ -165,14 +186,20 @@ export class CellCache {
    * boolean column's) share one array, and a reading that finds no value shares one of NaN.
    */
   read(table: RunTable, key: string, reading: Reading): Float64Array {
-    const same = sameReading(table.fields.find((f) => f.key === key)?.kind, reading);
+    const column = table.fields.find((f) => f.key === key);
+    const same = sameReading(column?.kind, reading);
     if (same === null) return this.nothing(table.n);
     const cacheKey = `${same}\u0000${key}`;
     let byKey = this.readings.get(table);
     if (!byKey) this.readings.set(table, (byKey = new Map()));
     let values = byKey.get(cacheKey);
     if (!values) {
-      values = readAll(this.of(table, key), same, this.strings.passOf);
+      const kept = stringFree(column) ? lastingOf(table) : null;
+      values = kept?.get(cacheKey) as Float64Array | undefined;
+      if (!values) {
+        values = readAll(this.of(table, key), same, this.strings.passOf);
+        kept?.set(cacheKey, values);
+      }
       byKey.set(cacheKey, values);
     }
     return values;

@@ -18,6 +18,40 @@ const CHANGED = classCode('changed');
 const NOT_COMPARABLE = classCode('not_comparable');
 const { null: NULL_TAG, boolean: BOOLEAN, string: STRING, detail: DETAIL } = TAG;
 
+/** One table's share of the field tallies, and the fields it holds a list or object in. */
+interface TableTallies {
+  tallies: Map<string, FieldTally>;
+  nonScalar: Set<string>;
+}
+
+/**
+ * Kept with their table (a compare worker keeps its tables from one comparison to the next): a
+ * tally counts values, booleans and pass/fail words, whatever ids the strings were interned under.
+ */
+const keptTallies = new WeakMap<RunTable, TableTallies>();
+
+function tableTallies(table: RunTable, cache: CellCache): TableTallies {
+  let kept = keptTallies.get(table);
+  if (kept) return kept;
+  kept = { tallies: new Map(), nonScalar: new Set() };
+  for (const { key } of table.fields) {
+    let tally = kept.tallies.get(key);
+    if (!tally) kept.tallies.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
+    const { tag, token } = cache.of(table, key);
+    const passOf = cache.strings.passOf;
+    for (let k = 0; k < table.n; k++) {
+      const t = tag[k]!;
+      if (t <= NULL_TAG) continue;
+      if (t === DETAIL) kept.nonScalar.add(key);
+      tally.values++;
+      if (t === BOOLEAN) tally.booleans++;
+      else if (t === STRING && !Number.isNaN(passOf[token[k]!])) tally.passFail++;
+    }
+  }
+  keptTallies.set(table, kept);
+  return kept;
+}
+
 /** criterionRules over both runs' columns: each field's tally read off its cells. */
 export function columnRules(
   reference: { run: CompareRun; table: RunTable },
@@ -27,20 +61,17 @@ export function columnRules(
   const seen = new Map<string, FieldTally>();
   const nonScalar = new Set<string>();
   for (const { table } of [reference, candidate]) {
-    for (const { key } of table.fields) {
-      let tally = seen.get(key);
-      if (!tally) seen.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
-      const { tag, token } = cache.of(table, key);
-      const passOf = cache.strings.passOf;
-      for (let k = 0; k < table.n; k++) {
-        const t = tag[k]!;
-        if (t <= NULL_TAG) continue;
-        if (t === DETAIL) nonScalar.add(key);
-        tally.values++;
-        if (t === BOOLEAN) tally.booleans++;
-        else if (t === STRING && !Number.isNaN(passOf[token[k]!])) tally.passFail++;
+    const own = tableTallies(table, cache);
+    for (const [key, tally] of own.tallies) {
+      const sum = seen.get(key);
+      if (!sum) seen.set(key, { ...tally });
+      else {
+        sum.values += tally.values;
+        sum.passFail += tally.passFail;
+        sum.booleans += tally.booleans;
       }
     }
+    for (const key of own.nonScalar) nonScalar.add(key);
   }
   return rulesFromTallies(reference.run, candidate.run, seen, nonScalar);
 }
@@ -143,11 +174,27 @@ function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array):
   return out.subarray(0, m);
 }
 
+/**
+ * Criteria kept with their pairing, which a compare worker keeps from one comparison to the
+ * next (pairing.ts): a criterion depends on the pairing and its rule alone. Its arrays are only
+ * read; its summary is copied for each report.
+ */
+const kept = new WeakMap<ColumnPairing, Map<string, CriterionColumns>>();
+
 export function criterionColumns(
   rule: CriterionRule,
   p: ColumnPairing,
   cache: CellCache,
 ): CriterionColumns {
+  let byRule = kept.get(p);
+  if (!byRule) kept.set(p, (byRule = new Map()));
+  const key = JSON.stringify([rule.field, rule.kind, rule.direction]);
+  let columns = byRule.get(key);
+  if (!columns) byRule.set(key, (columns = criterionAnew(rule, p, cache)));
+  return { ...columns, summary: structuredClone(columns.summary) };
+}
+
+function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache): CriterionColumns {
   const a = cache.of(p.reference, rule.field);
   const b = cache.of(p.candidate, rule.field);
   const field = rule.field;

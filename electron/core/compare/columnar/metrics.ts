@@ -1,4 +1,4 @@
-import { sampleOfValues } from '../../../../shared/compare/metrics';
+import { SampleRange } from '../../../../shared/compare/metrics';
 import type { PairedSample } from '../../../../shared/compare/paired';
 import { meanInterval, type MeanInterval } from '../../../../shared/compare/stats/mean-interval';
 import type { CompareRun } from '../../../../shared/compare/types';
@@ -20,11 +20,12 @@ export function columnSample(
 ): PairedSample {
   const a = cache.read(p.reference, field, 'metric');
   const b = cache.read(p.candidate, field, 'metric');
-  const references = new Float64Array(p.matched);
-  const candidates = new Float64Array(p.matched);
+  const range = new SampleRange();
   const inputMismatch: string[] = [];
   const mismatch = FLAG.inputMismatch;
   const { n, ref, cand, refErrored, candErrored, flags } = p;
+  // Twice over the positions, first for the scale, then for the differences: no array of each
+  // side's values is made.
   let m = 0;
   for (let k = 0; k < n; k++) {
     const i = ref[k]!;
@@ -33,11 +34,24 @@ export function columnSample(
     const x = a[i]!;
     const y = b[j]!;
     if (x !== x || y !== y) continue;
-    references[m] = x;
-    candidates[m++] = y;
+    range.add(x);
+    range.add(y);
+    m++;
     if (flags[k]! & mismatch) inputMismatch.push(idAtPosition(p, k));
   }
-  return sampleOfValues(references.subarray(0, m), candidates.subarray(0, m), inputMismatch, sign);
+  const scale = range.scale;
+  const canonical = new Float64Array(m);
+  m = 0;
+  for (let k = 0; k < n; k++) {
+    const i = ref[k]!;
+    const j = cand[k]!;
+    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x !== x || y !== y) continue;
+    canonical[m++] = sign === 1 ? y * scale - x * scale : x * scale - y * scale;
+  }
+  return { canonical, sign, inputMismatch, scale, levels: range.twoLevels() };
 }
 
 /** The interval of a run's own mean of the metric's field, over examples that did not error. */

@@ -117,7 +117,32 @@ function markBehavior(p: ColumnPairing, cache: CellCache): void {
   }
 }
 
+/**
+ * Pairings kept while both their tables live: a compare worker keeps its tables from one
+ * comparison to the next (columns/table-cache.ts), and a pairing depends on nothing else (the
+ * errored arrays come from the tables, and behaviour flags only ask whether tokens are equal,
+ * whatever ids a comparison interned its strings under).
+ */
+const kept = new WeakMap<RunTable, WeakMap<RunTable, ColumnPairing>>();
+
 export function pairTables(
+  reference: RunTable,
+  candidate: RunTable,
+  refErrored: Uint8Array,
+  candErrored: Uint8Array,
+  cache: CellCache,
+): ColumnPairing {
+  let byCandidate = kept.get(reference);
+  if (!byCandidate) kept.set(reference, (byCandidate = new WeakMap()));
+  let pairing = byCandidate.get(candidate);
+  if (!pairing) {
+    pairing = pairAnew(reference, candidate, refErrored, candErrored, cache);
+    byCandidate.set(candidate, pairing);
+  }
+  return pairing;
+}
+
+function pairAnew(
   reference: RunTable,
   candidate: RunTable,
   refErrored: Uint8Array,
@@ -178,24 +203,42 @@ export function idAtPosition(p: ColumnPairing, k: number): string {
   return i >= 0 ? idOf(p.reference, i) : idOf(p.candidate, p.cand[k]!);
 }
 
+/**
+ * Id lists kept with their pairing (kept above), so the next comparison of the same runs copies
+ * a list instead of cutting hundreds of thousands of ids out of the joined ids again.
+ */
+const keptIds = new WeakMap<ColumnPairing, Map<string, string[]>>();
+
+function idsOnce(p: ColumnPairing, key: string, list: () => string[]): string[] {
+  let byKey = keptIds.get(p);
+  if (!byKey) keptIds.set(p, (byKey = new Map()));
+  let ids = byKey.get(key);
+  if (!ids) byKey.set(key, (ids = list()));
+  return ids.slice();
+}
+
 /** The ids of the positions whose flags byte, masked, equals `value`, in order. */
 export function idsFlagged(p: ColumnPairing, mask: number, value: number): string[] {
-  const { n, flags } = p;
-  const ids: string[] = [];
-  for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
-  return ids;
+  return idsOnce(p, `flags ${mask} ${value}`, () => {
+    const { n, flags } = p;
+    const ids: string[] = [];
+    for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
+    return ids;
+  });
 }
 
 /** The ids of the matched positions whose example errored on that side, in order. */
 export function erroredIds(p: ColumnPairing, side: 'reference' | 'candidate'): string[] {
-  const ids: string[] = [];
-  const { n, ref, cand } = p;
-  const errored = side === 'reference' ? p.refErrored : p.candErrored;
-  if (!errored.includes(1)) return ids;
-  const own = side === 'reference' ? ref : cand;
-  for (let k = 0; k < n; k++)
-    if (ref[k]! >= 0 && cand[k]! >= 0 && errored[own[k]!] === 1) ids.push(idAtPosition(p, k));
-  return ids;
+  return idsOnce(p, `errored ${side}`, () => {
+    const ids: string[] = [];
+    const { n, ref, cand } = p;
+    const errored = side === 'reference' ? p.refErrored : p.candErrored;
+    if (!errored.includes(1)) return ids;
+    const own = side === 'reference' ? ref : cand;
+    for (let k = 0; k < n; k++)
+      if (ref[k]! >= 0 && cand[k]! >= 0 && errored[own[k]!] === 1) ids.push(idAtPosition(p, k));
+    return ids;
+  });
 }
 
 export function allIds(p: ColumnPairing): string[] {

@@ -3,6 +3,7 @@ import { NO_ROWID } from '../codes';
 import type { PairRows, PairSide } from '../compute';
 import { pairIdsOf, type PairIds } from '../pair-ids';
 import { allIds, type ColumnPairing } from './pairing';
+import type { CriterionColumns } from './criteria';
 import type { ColumnPair } from './report';
 
 function pairSide(runRowid: number, table: RunTable): PairSide {
@@ -31,10 +32,57 @@ function rowidsOf(positions: Int32Array, table: RunTable): Float64Array {
   return rowids;
 }
 
+interface KeptRows {
+  pair: number;
+  runRowids: { reference: number; candidate: number };
+  criteria: CriterionColumns[];
+  rows: PairRows;
+}
+
+/**
+ * The rows last built from a pairing, which a compare worker keeps from one comparison to the
+ * next (pairing.ts) with its criteria (criteria.ts): the same pairing, criteria and runs give
+ * back the same object, so its encoding is made once (store.ts).
+ */
+const kept = new WeakMap<ColumnPairing, KeptRows>();
+
+function sameRows(
+  known: KeptRows,
+  pair: number,
+  runRowids: { reference: number; candidate: number },
+  criteria: CriterionColumns[],
+): boolean {
+  return (
+    known.pair === pair &&
+    known.runRowids.reference === runRowids.reference &&
+    known.runRowids.candidate === runRowids.candidate &&
+    known.criteria.length === criteria.length &&
+    known.criteria.every(
+      (c, i) =>
+        c.classes === criteria[i]!.classes &&
+        c.deltas === criteria[i]!.deltas &&
+        c.summary.field === criteria[i]!.summary.field,
+    )
+  );
+}
+
 /** A pair's explorer rows from its columns: the same rows as the object path builds. */
 export function columnPairRows(
   pair: number,
   { pairing: p, criteria }: ColumnPair,
+  runRowids: { reference: number; candidate: number },
+): PairRows {
+  const known = kept.get(p);
+  if (known && sameRows(known, pair, runRowids, criteria)) return known.rows;
+  const rows = buildRows(pair, p, criteria, runRowids);
+  kept.set(p, { pair, runRowids: { ...runRowids }, criteria, rows });
+  return rows;
+}
+
+function buildRows(
+  pair: number,
+  p: ColumnPairing,
+  criteria: CriterionColumns[],
   runRowids: { reference: number; candidate: number },
 ): PairRows {
   return {
