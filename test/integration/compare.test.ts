@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { readReport } from '../../electron/core/compare/store';
+import { cachedReportView } from '../../shared/report-view';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';
 
@@ -57,8 +59,9 @@ describe('comparisons through the service', () => {
     ]);
     const cached = await call<ReportAnswer>('compare:report', settings);
     expect(cached.key).toBe(first.key);
-    // What the worker handed back to run() is what it saved.
-    expect(cached).toEqual(first);
+    // What the worker handed back to run() is what it saved, and the app is given its view.
+    expect(readReport(harness.service.db, first.key)).toEqual(first);
+    expect(cached).toEqual(cachedReportView(first));
 
     const file = path.join(root, '.mechlens/runs/steer.json');
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as { examples: { output: string }[] };
