@@ -156,6 +156,17 @@ function compareRows(label: string, lib: LibraryResult, targets: boolean): Row[]
       met: targets ? met(c.warm.seconds < 2) : '',
       why: compareWhy(c),
     },
+    ...(c.repaired
+      ? [
+          {
+            area,
+            what: `compare.run warm, paired anew: the same two runs with their roles swapped, B = ${n(c.repaired.resamples)} (the worker holds both column stores, not their pairing)`,
+            result: split(c.repaired),
+            target: '',
+            met: '' as const,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -186,20 +197,12 @@ function methods(c: CompareResult): string {
   return [...byMethod].map(([method, names]) => `${names.join(', ')}: ${method}`).join('; ');
 }
 
-/**
- * The warm run's time by step. The worker cannot be timed inside, so its steps are re-timed one
- * by one in the benchmark process on the same DB; what the worker spent beyond them is the save.
- */
-function saveSeconds(c: CompareResult): number {
-  return Math.max(0, c.warm.workerSeconds - c.breakdown.computeSeconds);
-}
-
 function compareWhy(c: CompareResult): string {
   const b = c.breakdown;
   const rows = Math.max(0, b.computeSeconds - b.loadSeconds - b.reportSeconds);
   return (
-    `${secs(c.warm.workerSeconds)} in the compare worker, which re-timed step by step is ${secs(b.loadSeconds)} loading both runs (each run's column store from SQLite, viewed as typed arrays), ${secs(b.reportSeconds)} checks and intervals, ${secs(rows)} building the explorer rows, ` +
-    `and about ${secs(saveSeconds(c))} beyond those steps (saving the report and one row of arrays per pair for ${n(c.summary.paired)} pairs in one transaction, and the worker's own overhead); ` +
+    `${secs(c.warm.workerSeconds)} in the compare worker, which keeps the column stores, pairing and id lists of its last comparison while the runs are unchanged, so a new B recomputes the intervals and tests and saves the report; ` +
+    `re-timed step by step in a process that holds nothing (as a first comparison), the steps are ${secs(b.loadSeconds)} loading both runs (each run's column store from SQLite, viewed as typed arrays), ${secs(b.reportSeconds)} pairing, checks and intervals, ${secs(rows)} building the explorer rows; ` +
     `the service's thread was blocked at most ${secs(c.warm.blockedSeconds ?? 0)} at once.`
   );
 }
@@ -289,7 +292,10 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
   if (!c || !lib.index) return rows;
   const cold = lib.index.seconds + c.cold.seconds;
   const coldRatio = cold / d.coldSeconds;
-  const warmRatio = c.warm.seconds / d.warmSeconds;
+  // DuckDB's warm figure joins tables it holds, so it is set against a comparison that pairs
+  // anew from the column stores the worker holds, not one that reuses a kept pairing.
+  const warm = c.repaired ?? c.warm;
+  const warmRatio = warm.seconds / d.warmSeconds;
   rows.push({
     area,
     what: 'Pairwise cold (index + first compare.run) ÷ DuckDB cold',
@@ -300,11 +306,13 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
   });
   rows.push({
     area,
-    what: 'Pairwise warm (compare.run, cache miss) ÷ DuckDB warm join',
-    result: `${secs(c.warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
+    what: c.repaired
+      ? 'Pairwise warm, paired anew (compare.run, roles swapped) ÷ DuckDB warm join'
+      : 'Pairwise warm (compare.run, cache miss) ÷ DuckDB warm join',
+    result: `${secs(warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
     target: '≤ 2×',
     met: met(warmRatio <= 2),
-    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: loading runs from SQLite, all B intervals, and about ${secs(saveSeconds(c))} beyond them (saving the report and its per-pair arrays).`,
+    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: pairing the runs by id, every check and interval, and saving the report and its per-pair arrays.`,
   });
   return rows;
 }
