@@ -1,11 +1,16 @@
 /**
  * Search on a large pair, in its own child process: how long a first search waits when it is
- * asked right after indexing (the background fill makes the pair's runs searchable first), how
- * the service's thread fares meanwhile (the fill writes from its worker), and how long later
+ * asked right after indexing, with the texts still in their source files (a fresh index of the
+ * same folder), and on the benchmark's library, whose texts the archive has compressed by now
+ * and whose full-text index is dropped (as a migration that rebuilds it leaves a library); how
+ * the service's thread fares while the fill writes from its worker, and how long later
  * searches of new words take once the index is ready.
  */
 
 import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dispatch } from '../../electron/core/dispatch';
 import { PairwiseService } from '../../electron/core/service';
@@ -16,6 +21,17 @@ import { longestBlock, percentile, timed } from './measure';
 export interface SearchArgs {
   dbPath: string;
   experimentId: string;
+  /** The library's folder, indexed afresh for a first search on texts still in their files. */
+  sources?: string;
+}
+
+/** The first search on a fresh index of the folder, its texts not archived yet. */
+export interface FreshFirstSearch {
+  seconds: number;
+  /** CPU time of the whole process until the first page. */
+  cpuSeconds: number;
+  /** Of the pair's text blocks, the share still read from the source files when asked. */
+  locatedShare: number;
 }
 
 export interface TimedSearch {
@@ -47,6 +63,7 @@ export interface SearchResult {
   /** The longest the service's thread was blocked at once during the fill. */
   blockedSeconds: number;
   searches: TimedSearch[];
+  fresh?: FreshFirstSearch;
   p50: number;
   p95: number;
   cpuP50: number;
@@ -67,6 +84,59 @@ function forgetSearch(dbPath: string): number {
 
 type Page = RequestOutput<'examples:page'>;
 
+function locatedShare(dbPath: string): number {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const { located, total } = db
+      .prepare(
+        `SELECT coalesce(sum(encoding = 'located'), 0) AS located, count(*) AS total FROM run_texts`,
+      )
+      .get() as { located: number; total: number };
+    return total === 0 ? 0 : located / total;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Indexes the folder into a new library, compares, closes before the background fill could
+ * finish (and so before the archive starts), drops what the fill wrote, and times the first
+ * search of a new service, as a user's first search right after indexing.
+ */
+async function freshFirstSearch(
+  sources: string,
+  experimentId: string,
+  search: string,
+): Promise<FreshFirstSearch> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-bench-fresh-'));
+  const dbPath = path.join(dir, 'fresh.db');
+  try {
+    const indexing = new PairwiseService({ dbPath, host: 'cli', version: 'bench' });
+    await indexing.index([sources]);
+    const { key } = await indexing.compare.run({ experimentId, resamples: 200 });
+    await indexing.close();
+    forgetSearch(dbPath);
+    const share = locatedShare(dbPath);
+    const service = new PairwiseService({ dbPath, host: 'cli', version: 'bench' });
+    try {
+      const started = performance.now();
+      const cpu = process.cpuUsage();
+      const input = { reportKey: key, pair: 0, filter: { search }, limit: 200 };
+      while ((await page(service, input)).searchPending) await sleep(250);
+      const used = process.cpuUsage(cpu);
+      return {
+        seconds: (performance.now() - started) / 1000,
+        cpuSeconds: (used.user + used.system) / 1e6,
+        locatedShare: share,
+      };
+    } finally {
+      await service.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function page(service: PairwiseService, input: object): Promise<Page> {
   const answer = await dispatch(service, 'examples:page', input);
   if (!answer.ok) throw new Error(answer.error.message);
@@ -74,6 +144,9 @@ async function page(service: PairwiseService, input: object): Promise<Page> {
 }
 
 export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
+  const fresh = args.sources
+    ? await freshFirstSearch(args.sources, args.experimentId, searchTerms[2]!)
+    : undefined;
   // The comparison's report, saved before the search is forgotten (the explorer needs it).
   const setup = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
   const { key } = await setup.compare.run({ experimentId: args.experimentId, resamples: 200 });
@@ -135,6 +208,7 @@ export async function searchPhase(args: SearchArgs): Promise<SearchResult> {
   return {
     examples,
     firstSearchSeconds: fill.value,
+    fresh,
     readySeconds,
     fillCpuSeconds: (used.user + used.system) / 1e6,
     longestHoldSeconds: stats.longestHoldMs / 1000,

@@ -158,7 +158,11 @@ async function measureLibrary(
   }
   if (result.compare) {
     log(`${spec.name}: search: first search while the index fills, then later searches`);
-    const args: SearchArgs = { dbPath, experimentId: experimentId(spec, 0) };
+    const args: SearchArgs = {
+      dbPath,
+      experimentId: experimentId(spec, 0),
+      sources: library.dir,
+    };
     result.search = await run<SearchResult>('search', args);
   }
   if (pair) {
