@@ -7,6 +7,12 @@ const BACKSLASH = 1;
 const HIGH = 2;
 const BACKSLASH_BYTE = 0x5c;
 const HIGH_BYTE = /[\u0080-\u00ff]/g;
+/**
+ * zlib's output buffer for a section the scan drops right after: at zlib's 16 KiB default a
+ * section of ~100 KiB came in seven pieces copied together, and the scan of a million
+ * archived examples took 5.8 s of CPU instead of 4.4 s.
+ */
+const INFLATE_CHUNK = 256 * 1024;
 
 /** One text section of a block: its lines, and the same bytes one code unit each. */
 interface Side {
@@ -37,7 +43,7 @@ export class SectionsScan {
   block(data: Buffer, first: number): void {
     const rows = sectionsLength(data);
     const sides: Side[] = (['input', 'output'] as const).map((part) => {
-      const section = inflateSection(data, part);
+      const section = inflateSection(data, part, INFLATE_CHUNK);
       return { section, latin1: section.text.toString('latin1') };
     });
     // By slot: 2 × row + side.

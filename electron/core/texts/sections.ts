@@ -72,13 +72,17 @@ export function sectionsLength(data: Buffer): number {
   return data.readUInt32LE(4);
 }
 
-/** One section of a sections block, inflated alone: the others' bytes are only skipped. */
-export function inflateSection(data: Buffer, part: Part): SectionText {
+/**
+ * One section of a sections block, inflated alone: the others' bytes are only skipped.
+ * `chunkSize` is zlib's output buffer: a section larger than it is gathered from several and
+ * copied once more.
+ */
+export function inflateSection(data: Buffer, part: Part, chunkSize?: number): SectionText {
   const rows = sectionsLength(data);
   let at = HEAD_BYTES;
   for (let p = 0; PARTS[p] !== part; p++) at += data.readUInt32LE(8 + 4 * p);
   const length = data.readUInt32LE(8 + 4 * PARTS.indexOf(part));
-  const text = inflateRawSync(data.subarray(at, at + length));
+  const text = inflateRawSync(data.subarray(at, at + length), { chunkSize });
   const starts = new Uint32Array(rows + 1);
   for (let row = 0, from = 0; row < rows; row++) {
     const end = text.indexOf(NEWLINE, from);
@@ -86,6 +90,9 @@ export function inflateSection(data: Buffer, part: Part): SectionText {
     from = end + 1;
     starts[row + 1] = from;
   }
+  // Readers map a byte to its row by these starts: bytes past the last row would be no row's.
+  if (starts[rows] !== text.length)
+    throw new Error('A block of texts is damaged: a section holds more than its rows.');
   return { text, starts };
 }
 
