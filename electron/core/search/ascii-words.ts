@@ -33,3 +33,10 @@ export function beginsWordOf(lowered: string, term: string): boolean {
     if (at === 0 || word[lowered.charCodeAt(at - 1)] === 0) return true;
   return false;
 }
+
+/**
+ * Finds a folded ASCII term where it begins a word in raw text read one byte to a code unit:
+ * after no letter or digit (a JSON literal's opening quote is neither), ignoring ASCII case.
+ * Without the unicode flag, `i` folds no character past ASCII onto an ASCII one.
+ */
+export const wordStartPattern = (term: string): RegExp => new RegExp(`(?<![0-9a-z])${term}`, 'gi');

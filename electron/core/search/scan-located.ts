@@ -1,7 +1,7 @@
 import { isAscii as isAsciiBytes } from 'node:buffer';
 import { hash } from 'node:crypto';
 import fs from 'node:fs';
-import { beginsWordOf, isAscii } from './ascii-words';
+import { beginsWordOf, isAscii, wordStartPattern } from './ascii-words';
 import type { LocatedTexts } from './located-refs';
 import type { ScanState } from './scan-rows';
 
@@ -166,15 +166,13 @@ class Chunk {
 
   /**
    * Each plain literal holding the term at the beginning of a word: one search over the chunk
-   * for the term ignoring ASCII case after no letter or digit (a literal's opening quote is
-   * neither), and the next from the literal's end once it counted. Without the unicode flag,
-   * `i` folds no character past ASCII onto an ASCII one, so only ASCII case is ignored; a term
-   * past ASCII is in no ASCII text.
+   * for the term (wordStartPattern), and the next from the literal's end once it counted; a
+   * term past ASCII is in no ASCII text.
    */
   private count(text: string, term: string, t: number): void {
     if (!isAscii(term)) return;
     const { ends, kinds, slots, state } = this;
-    const found = new RegExp(`(?<![0-9a-z])${term}`, 'gi');
+    const found = wordStartPattern(term);
     const find = (from: number) => {
       found.lastIndex = from;
       return found.exec(text)?.index ?? -1;

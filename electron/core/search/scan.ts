@@ -5,9 +5,11 @@ import { BLOCK_SIZE, wholeRows, type BlockEncoding } from '../texts/blocks';
 import { exampleKey } from '../texts/keys';
 import { LOCATED, openTextBlock, SourceFiles } from '../texts/located';
 import { TextReader } from '../texts/read';
+import { SECTIONS } from '../texts/sections';
 import { LocatedTexts, readLocatedRefs, type BlockHead, type Ref } from './located-refs';
 import { MAX_ROW_SPAN, scanLiterals, type FileRows } from './scan-located';
 import { ScanState, WholeRows } from './scan-rows';
+import { SectionsScan } from './scan-sections';
 import { foldWords, prefixQuery } from './terms';
 
 /** A located block as the indexer wrote it (texts/located.ts). */
@@ -32,9 +34,10 @@ export function scanTerms(db: Db, words: string[]): string[] | null {
 /**
  * The examples of a run not yet in the full-text index that a search matches, one byte per
  * ordinal: exactly those the index will give once filled (see docs/search.md). Texts still
- * in their source file are scanned there, a chunk at a time (scan-located.ts); texts the
- * archive stored, and those past ASCII, are read whole as the fill reads them and decided by
- * the rules of ascii-words.ts or by FTS5 itself. Null when the search cannot be scanned.
+ * in their source file are scanned there, a chunk at a time (scan-located.ts), and those the
+ * archive stored in sections in their sections (scan-sections.ts); older archived blocks, and
+ * texts past ASCII, are read whole as the fill reads them and decided by the rules of
+ * ascii-words.ts or by FTS5 itself. Null when the search cannot be scanned.
  */
 export function scanRun(
   db: Db,
@@ -56,6 +59,7 @@ export function scanRun(
     if (signal?.aborted) throw new CancelledError();
   };
   const whole = new WholeRows(db, state, prefixQuery(words));
+  const sections = new SectionsScan(state, whole);
   const located = new LocatedTexts(state.examples);
   const left: number[] = [];
   const byFile = new Map<string, FileRows>();
@@ -70,6 +74,10 @@ export function scanRun(
   for (const { block, encoding, data } of blocks) {
     between();
     const first = block * BLOCK_SIZE;
+    if (encoding === SECTIONS) {
+      sections.block(data, first);
+      continue;
+    }
     if (encoding !== LOCATED) {
       wholeRows(openTextBlock(encoding, data, files)).forEach((row, i) => {
         if (!row.unavailable) whole.add(first + i, row.input, row.output);

@@ -17,7 +17,7 @@ const MAGIC = 0x31545750;
 const HEAD_BYTES = 8 + 4 * 3;
 const PARTS = ['rest', 'input', 'output'] as const;
 const NEWLINE = 0x0a;
-type Part = (typeof PARTS)[number];
+export type Part = (typeof PARTS)[number];
 
 /**
  * Level 2, as the whole-block archive used: on generated texts ~3× faster than level 6 for a
@@ -59,6 +59,43 @@ export function encodeSectionsBlock(rows: readonly TextInput[]): { data: Buffer;
   };
 }
 
+/** A section inflated: each row's JSON on a line, and where each line starts (and the last ends). */
+export interface SectionText {
+  text: Buffer;
+  starts: Uint32Array;
+}
+
+/** How many rows a sections block holds; throws on bytes in another layout. */
+export function sectionsLength(data: Buffer): number {
+  if (data.byteLength < HEAD_BYTES || data.readUInt32LE(0) !== MAGIC)
+    throw new Error('A block of texts is stored in a layout this version cannot read.');
+  return data.readUInt32LE(4);
+}
+
+/**
+ * One section of a sections block, inflated alone: the others' bytes are only skipped.
+ * `chunkSize` is zlib's output buffer: a section larger than it is gathered from several and
+ * copied once more.
+ */
+export function inflateSection(data: Buffer, part: Part, chunkSize?: number): SectionText {
+  const rows = sectionsLength(data);
+  let at = HEAD_BYTES;
+  for (let p = 0; PARTS[p] !== part; p++) at += data.readUInt32LE(8 + 4 * p);
+  const length = data.readUInt32LE(8 + 4 * PARTS.indexOf(part));
+  const text = inflateRawSync(data.subarray(at, at + length), { chunkSize });
+  const starts = new Uint32Array(rows + 1);
+  for (let row = 0, from = 0; row < rows; row++) {
+    const end = text.indexOf(NEWLINE, from);
+    if (end < 0) throw new Error('A block of texts is damaged: a section ends early.');
+    from = end + 1;
+    starts[row + 1] = from;
+  }
+  // Readers map a byte to its row by these starts: bytes past the last row would be no row's.
+  if (starts[rows] !== text.length)
+    throw new Error('A block of texts is damaged: a section holds more than its rows.');
+  return { text, starts };
+}
+
 /**
  * A sections block read lazily: a section is inflated the first time one of its rows is asked
  * for, and a row's JSON is parsed only when asked for.
@@ -66,31 +103,15 @@ export function encodeSectionsBlock(rows: readonly TextInput[]): { data: Buffer;
 export class SectionsBlock implements BlockRows {
   readonly length: number;
   /** Each inflated section, with where each row's JSON starts (and the last one ends). */
-  private readonly sections = new Map<Part, { text: Buffer; starts: Uint32Array }>();
+  private readonly sections = new Map<Part, SectionText>();
 
   constructor(private readonly data: Buffer) {
-    if (data.byteLength < HEAD_BYTES || data.readUInt32LE(0) !== MAGIC)
-      throw new Error('A block of texts is stored in a layout this version cannot read.');
-    this.length = data.readUInt32LE(4);
+    this.length = sectionsLength(data);
   }
 
-  private section(part: Part): { text: Buffer; starts: Uint32Array } {
+  private section(part: Part): SectionText {
     let section = this.sections.get(part);
-    if (!section) {
-      let at = HEAD_BYTES;
-      for (let p = 0; PARTS[p] !== part; p++) at += this.data.readUInt32LE(8 + 4 * p);
-      const length = this.data.readUInt32LE(8 + 4 * PARTS.indexOf(part));
-      const text = inflateRawSync(this.data.subarray(at, at + length));
-      const starts = new Uint32Array(this.length + 1);
-      for (let row = 0, from = 0; row < this.length; row++) {
-        const end = text.indexOf(NEWLINE, from);
-        if (end < 0) throw new Error('A block of texts is damaged: a section ends early.');
-        from = end + 1;
-        starts[row + 1] = from;
-      }
-      section = { text, starts };
-      this.sections.set(part, section);
-    }
+    if (!section) this.sections.set(part, (section = inflateSection(this.data, part)));
     return section;
   }
 

@@ -11,10 +11,11 @@ import { fillSlice } from '../../../electron/core/search/fill';
 import { matchingRowids } from '../../../electron/core/search/matches';
 import { scanRun } from '../../../electron/core/search/scan';
 import { prefixQuery } from '../../../electron/core/search/terms';
-import { BLOCK_SIZE } from '../../../electron/core/texts/blocks';
+import { BLOCK_SIZE, wholeRows } from '../../../electron/core/texts/blocks';
 import { exampleKey } from '../../../electron/core/texts/keys';
 import { TextLocator } from '../../../electron/core/texts/locate';
 import { encodeSourceBlock } from '../../../electron/core/texts/located';
+import { SECTIONS, SectionsBlock } from '../../../electron/core/texts/sections';
 import { restoreBlocks, writeMechlensLike, type Writer } from '../../fixtures/located';
 import { asciiTextArb, scanTextsAndSearchesArb } from '../../fixtures/search-texts';
 import { tempDir } from '../../fixtures/tmp';
@@ -148,9 +149,11 @@ describe('the scan of texts not yet indexed', () => {
       fc.asyncProperty(
         scanTextsAndSearchesArb,
         fc.constantFrom<Writer>('js', 'python'),
-        async ([texts, searches], writer) => {
+        fc.constantFrom('located', 'sections'),
+        async ([texts, searches], writer, stored) => {
           const db = library();
           storeRun(db, texts, writer, `run-${files++}.json`);
+          if (stored === 'sections') restoreBlocks(db, RUN, () => SECTIONS);
           await agree(db, texts, searches);
         },
       ),
@@ -167,6 +170,25 @@ describe('the scan of texts not yet indexed', () => {
     storeRun(db, texts, 'js', `archived-${files++}.json`);
     restoreBlocks(db, RUN, (block) => (['keep', 'sections', 'deflate'] as const)[block]!);
     await agree(db, texts, ['walrus', 'wal', 'item_1', 'naive', 'don', 't', 'say about', 'zzz']);
+  });
+
+  it('scans an archived sections block without its rest section', async () => {
+    const texts = Array.from({ length: BLOCK_SIZE + 10 }, (_, i) => ({
+      input: `Question ${i}: the walrus${i % 4 === 0 ? ' naïve' : ''} and item_${i}`,
+      output: i % 3 === 0 ? `Walrus\tsays "${i}"` : `An answer about the narwhal ${i}.`,
+    }));
+    const db = library();
+    storeRun(db, texts, 'js', `rest-${files++}.json`);
+    restoreBlocks(db, RUN, () => SECTIONS);
+    const searches = [['walrus'], ['narwhal'], ['naive', 'item'], ['says', 'walrus']];
+    const before = searches.map((words) => scanned(db, words));
+    // The rest section follows the 20-byte head: garbage in its place is no deflate stream.
+    const data = db.prepare(`SELECT data FROM run_texts WHERE block = 0`).pluck().get() as Buffer;
+    data.fill(0xff, 20, 20 + data.readUInt32LE(8));
+    db.prepare(`UPDATE run_texts SET data = ? WHERE block = 0`).run(data);
+    expect(() => wholeRows(new SectionsBlock(data))).toThrow();
+    expect(searches.map((words) => scanned(db, words))).toEqual(before);
+    expect(before.every((hits) => hits !== null && hits.length > 0)).toBe(true);
   });
 
   it('finds nothing in a text whose source changed in place, as the fill indexes none of it', async () => {

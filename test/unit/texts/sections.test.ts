@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sortedJson } from '../../../electron/core/ingest/prepare';
 import { wholeRows, type TextInput } from '../../../electron/core/texts/blocks';
-import { encodeSectionsBlock, SectionsBlock } from '../../../electron/core/texts/sections';
+import {
+  encodeSectionsBlock,
+  inflateSection,
+  SectionsBlock,
+} from '../../../electron/core/texts/sections';
 import type { JsonObject } from '../../../shared/model';
 
 const textArb = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constant(''));
@@ -93,6 +97,19 @@ describe('the sections layout of an archived block', () => {
       },
     ]);
     expect(() => block.rows([0], { input: false, output: true })).toThrow();
+  });
+
+  it('refuses a section holding lines past its rows, which would be no row of the block', () => {
+    const rows = stored([
+      { input: 'a question', output: 'an answer', fields: {}, target: null, error: null },
+    ]);
+    const { data } = encodeSectionsBlock(rows);
+    // The outputs are the last section, its compressed length the head's last number.
+    const outputs = deflateRawSync(Buffer.from('"an answer"\n"a stray line"\n'));
+    const damaged = Buffer.concat([data.subarray(0, data.length - data.readUInt32LE(16)), outputs]);
+    damaged.writeUInt32LE(outputs.length, 16);
+    expect(() => inflateSection(damaged, 'output')).toThrow(/more than its rows/);
+    expect(inflateSection(damaged, 'input').text.toString()).toBe('"a question"\n');
   });
 
   it('counts the bytes of its sections before compression, and compresses them', () => {
