@@ -126,13 +126,8 @@ export function searchMatchesOf(
   const words = ftsWords(search);
   if (!words || view.memo.has(searchKey(search))) return null;
   const sides = searchedSides(view);
-  if (
-    searchPending(
-      db,
-      sides.map(([side]) => side.runRowid),
-    )
-  )
-    return null;
+  const runs = sides.map(([side]) => side.runRowid);
+  if (searchPending(db, runs)) return null;
   const marks = new Uint8Array(ks.length);
   // Each side's keys of these rows, and the range they lie in.
   const asked = sides.flatMap(([side, rowids]) => {
