@@ -1,6 +1,8 @@
 import type { ParsedInput } from '../../../shared/contract';
 import type { Db } from '../db/open';
-import { searchRowids } from '../search/matches';
+import { matchingInTwo, matchingRowids, searchRowids, type RowidSpan } from '../search/matches';
+import { searchPending } from '../search/readiness';
+import { exactTermsQuery } from '../search/terms';
 import { classCode, FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from './codes';
 import type { PairSide } from './compute';
 import { allKey, countLookup } from './counts';
@@ -42,19 +44,23 @@ function markRowids(
 /** Each byte with its ASCII capital letters lowered. */
 const LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b + 0x20 : b));
 
+function lowered(bytes: Buffer): Buffer {
+  const out = Buffer.from(bytes);
+  for (let i = 0; i < out.length; i++) out[i] = LOWER[out[i]!]!;
+  return out;
+}
+
+/** The pair's ids with their ASCII capitals lowered, made once per pair. */
+const loweredIds = (view: PairView) => derived(view, 'ids-lowered', () => lowered(view.ids));
+
 /**
  * Marks the rows whose example id contains the search, ignoring ASCII case (a search may name
  * an id: `syc-0035`, a promptfoo test's description). One pass of memmem over the ids with
  * their ASCII letters lowered, which UTF-8 allows: no byte of a multi-byte character is ASCII.
  */
 function markIds(view: PairView, text: string, marks: Uint8Array): void {
-  const lower = (bytes: Buffer) => {
-    const out = Buffer.from(bytes);
-    for (let i = 0; i < out.length; i++) out[i] = LOWER[out[i]!]!;
-    return out;
-  };
-  const ids = derived(view, 'ids-lowered', () => lower(view.ids));
-  const needle = lower(Buffer.from(text, 'utf8'));
+  const ids = loweredIds(view);
+  const needle = lowered(Buffer.from(text, 'utf8'));
   let k = 0;
   for (let at = ids.indexOf(needle); at >= 0;) {
     while (view.offsets[k + 1]! <= at) k++;
@@ -66,25 +72,32 @@ function markIds(view: PairView, text: string, marks: Uint8Array): void {
   }
 }
 
+/** The sides of a pair whose run has examples, with their rows' keys. */
+function searchedSides(view: PairView): [PairSide, Float64Array][] {
+  return (
+    [
+      [view.reference, view.refRowids],
+      [view.candidate, view.candRowids],
+    ] as [PairSide | null, Float64Array][]
+  ).filter(
+    (side): side is [PairSide, Float64Array] =>
+      !!side[0] && side[0].firstRowid !== null && side[0].lastRowid !== null,
+  );
+}
+
+const searchKey = (search: string) => JSON.stringify(['search', search]);
+
 /**
  * The rows a search matches: every word it types begins a word of either side's input or
  * output (through the full-text index, only within each side's run), or the whole search is
  * part of the example id. Kept per pair and search, so the next pages and the count reuse it.
  */
 function searchMatches(db: Db, view: PairView, search: string): Uint8Array {
-  return derived(view, JSON.stringify(['search', search]), () => {
+  return derived(view, searchKey(search), () => {
     const marks = new Uint8Array(view.rows);
     const words = ftsWords(search);
     if (words) {
-      const sides = (
-        [
-          [view.reference, view.refRowids],
-          [view.candidate, view.candRowids],
-        ] as [PairSide | null, Float64Array][]
-      ).filter(
-        (side): side is [PairSide, Float64Array] =>
-          !!side[0] && side[0].firstRowid !== null && side[0].lastRowid !== null,
-      );
+      const sides = searchedSides(view);
       const spans = sides.map(([side]) => ({ first: side.firstRowid!, last: side.lastRowid! }));
       const hits = spans.length > 0 ? searchRowids(db, words, spans) : [];
       sides.forEach(([side, rowids], i) => markRowids(view, side, rowids, hits[i]!, marks));
@@ -92,6 +105,60 @@ function searchMatches(db: Db, view: PairView, search: string): Uint8Array {
     markIds(view, search.trim(), marks);
     return marks;
   });
+}
+
+/**
+ * Which of rows `ks` a filter that is a search alone matches, as `searchMatches` would mark
+ * them, without finding all of its matches: each side's index is asked only over the key range
+ * of these rows. A first page needs only its first rows, and a common word matches most of a
+ * million examples, whose keys cost more to list and mark than to find. Null when this does
+ * not apply: another condition, the search's matches already made, no word, or a run not in
+ * the index yet (its scan answers instead).
+ */
+export function searchMatchesOf(
+  db: Db,
+  view: PairView,
+  f: Filter,
+  ks: readonly number[],
+): Uint8Array | null {
+  const search = f.search?.trim() ? f.search : undefined;
+  if (!search || flagTest(f).mask !== 0 || f.changeClass) return null;
+  const words = ftsWords(search);
+  if (!words || view.memo.has(searchKey(search))) return null;
+  const sides = searchedSides(view);
+  const runs = sides.map(([side]) => side.runRowid);
+  if (searchPending(db, runs)) return null;
+  const marks = new Uint8Array(ks.length);
+  // Each side's keys of these rows, and the range they lie in.
+  const asked = sides.flatMap(([side, rowids]) => {
+    const keys = ks
+      .map((k) => rowids[k]!)
+      .filter((key) => key >= side.firstRowid! && key <= side.lastRowid!);
+    return keys.length > 0
+      ? [{ rowids, span: { first: Math.min(...keys), last: Math.max(...keys) } }]
+      : [];
+  });
+  if (asked.length > 0) {
+    const query = exactTermsQuery(db, words);
+    const spans = asked.map((side) => side.span);
+    const hits =
+      spans.length === 2 && (spans[0]!.last < spans[1]!.first || spans[1]!.last < spans[0]!.first)
+        ? matchingInTwo(db, query, spans as [RowidSpan, RowidSpan])
+        : matchingRowids(db, query, spans, false);
+    asked.forEach(({ rowids, span }, s) =>
+      ks.forEach((k, i) => {
+        const key = rowids[k]!;
+        if (key >= span.first && key <= span.last && hits[s]![key - span.first]) marks[i] = 1;
+      }),
+    );
+  }
+  const ids = loweredIds(view);
+  const needle = lowered(Buffer.from(search.trim(), 'utf8'));
+  ks.forEach((k, i) => {
+    if (!marks[i] && ids.subarray(view.offsets[k], view.offsets[k + 1]).includes(needle))
+      marks[i] = 1;
+  });
+  return marks;
 }
 
 /** The rows matching a filter (null: every row) and how many they are. */

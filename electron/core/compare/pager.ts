@@ -3,8 +3,16 @@ import type { ParsedInput, RequestOutput } from '../../../shared/contract';
 import type { Db } from '../db/open';
 import { BadRequestError, NotFoundError } from '../errors';
 import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
-import { countMatches, filterMatches } from './filters';
-import { cursorAt, orderLength, sortOrder, stepAfter, stepAt, type Cursor } from './order';
+import { countMatches, filterMatches, searchMatchesOf } from './filters';
+import {
+  cursorAt,
+  orderLength,
+  sortOrder,
+  stepAfter,
+  stepAt,
+  type Cursor,
+  type SortOrder,
+} from './order';
 import { findId, type RowKeys } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
 import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
@@ -85,14 +93,8 @@ function rowInput(
   return { input: '', input_unavailable: ref?.unavailable ?? cand?.unavailable ?? null };
 }
 
-/**
- * One page of a pair's examples, filtered and sorted over the pair's arrays (kept decoded
- * between requests) and paged by key: `next` is the (sort value, example id) of the last row,
- * opaque to the caller. Only the page's examples are read from the database.
- */
-export function pageExamples(db: Db, input: PageInput): PageOutput {
-  const view = openPair(db, input.reportKey, input.pair);
-  const order = sortOrder(view, input.sort, input.sortCriterion);
+/** The rows of a page, from every row the filter matches. */
+function filteredPage(db: Db, view: PairView, order: SortOrder, input: PageInput): number[] {
   const { matches, count } = filterMatches(db, view, input.filter);
   const length = count === 0 ? 0 : orderLength(order);
   const page: number[] = [];
@@ -106,6 +108,44 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
     const k = stepAt(order, input.descending, i);
     if (!matches || matches[k]) page.push(k);
   }
+  return page;
+}
+
+/** How many rows, per row of the page, a search's first page looks through before it gives up. */
+const FIRST_ROWS_PER_ROW = 8;
+
+/**
+ * A search's first page asked without its count, from the first rows in order alone
+ * (`searchMatchesOf`): a common word fills it from a few hundred rows. Null when that does not
+ * apply, or when those rows hold less than a page and the order has more: then every match is
+ * found, as for any filter.
+ */
+function firstSearchPage(
+  db: Db,
+  view: PairView,
+  order: SortOrder,
+  input: PageInput,
+): number[] | null {
+  if (input.after || input.countTotal !== false) return null;
+  const length = orderLength(order);
+  const ks: number[] = [];
+  for (let i = 0; i < Math.min(length, FIRST_ROWS_PER_ROW * input.limit); i++)
+    ks.push(stepAt(order, input.descending, i));
+  const marks = searchMatchesOf(db, view, input.filter, ks);
+  if (!marks) return null;
+  const page = ks.filter((_, i) => marks[i]).slice(0, input.limit);
+  return page.length === input.limit || ks.length === length ? page : null;
+}
+
+/**
+ * One page of a pair's examples, filtered and sorted over the pair's arrays (kept decoded
+ * between requests) and paged by key: `next` is the (sort value, example id) of the last row,
+ * opaque to the caller. Only the page's examples are read from the database.
+ */
+export function pageExamples(db: Db, input: PageInput): PageOutput {
+  const view = openPair(db, input.reportKey, input.pair);
+  const order = sortOrder(view, input.sort, input.sortCriterion);
+  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
   // A first page reads its rows' ids and keys alone, not the arrays that hold every row's.
   const keys = view.rowsAt(page);
   const last = page.length - 1;

@@ -23,6 +23,11 @@ export class Lru<V> {
     return made;
   }
 
+  /** Whether the key is held, without making it the last asked for. */
+  has(key: string): boolean {
+    return this.items.has(key);
+  }
+
   /** Forgets the items `stale` picks. */
   drop(stale: (value: V) => boolean): void {
     for (const [key, value] of this.items) if (stale(value)) this.items.delete(key);

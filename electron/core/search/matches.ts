@@ -90,6 +90,26 @@ export function matchingRowids(
   return hits;
 }
 
+/**
+ * The examples of two spans whose words match an FTS5 query, in one query: FTS5 reads a
+ * term's whole list of matches for any key range, so two ranges asked apart read it twice,
+ * while one range over both and a test of each match that falls between them reads it once.
+ * For spans far smaller than their runs (a page's rows), whose matches are few.
+ */
+export function matchingInTwo(db: Db, query: string, spans: [RowidSpan, RowidSpan]): Uint8Array[] {
+  const hits = spans.map((span) => new Uint8Array(span.last - span.first + 1));
+  const [a, b] = spans[0].first <= spans[1].first ? spans : [spans[1], spans[0]];
+  const list = db
+    .prepare(
+      `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM examples_fts
+       WHERE examples_fts MATCH ? AND rowid BETWEEN ? AND ? AND (rowid <= ? OR rowid >= ?)`,
+    )
+    .pluck()
+    .get(a.first, query, a.first, Math.max(a.last, b.last), a.last, b.first) as string | null;
+  if (list !== null) markAll(list, a.first, spans, hits);
+  return hits;
+}
+
 /** The span that holds an offset from `base`, or -1. */
 function spanOf(offset: number, starts: number[], hits: Uint8Array[]): number {
   for (let s = 0; s < starts.length; s++)

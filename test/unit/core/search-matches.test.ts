@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ftsQuery, ftsWords } from '../../../electron/core/compare/filters';
 import {
   asksTogether,
+  matchingInTwo,
   matchingRowids,
   searchRowids,
   type RowidSpan,
@@ -91,6 +92,23 @@ describe('the rowids a search matches', () => {
         );
       }
     db.close();
+  });
+
+  it('finds the matches of two spans apart in one query, in either order', () => {
+    const db = index();
+    const spans: RowidSpan[] = [
+      { first: 3, last: 30 },
+      { first: 90, last: 117 },
+    ];
+    for (const query of ['"walrus"*', '"wal"*', '"seal"', '"item"*']) {
+      for (const asked of [spans, [...spans].reverse()]) {
+        const want = expected(db, query, asked);
+        expect(marked(matchingInTwo(db, query, asked as [RowidSpan, RowidSpan]), asked)).toEqual(
+          want,
+        );
+      }
+    }
+    expect(expected(db, '"walrus"*', spans).flat().length).toBeGreaterThan(10);
   });
 
   it('asks the two sides in one query when no larger run lies between their keys', () => {
