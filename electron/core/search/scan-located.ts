@@ -1,8 +1,8 @@
 import { isAscii as isAsciiBytes } from 'node:buffer';
 import { hash } from 'node:crypto';
-import fs from 'node:fs';
 import { beginsWordOf, isAscii, wordStartPattern } from './ascii-words';
 import type { LocatedTexts } from './located-refs';
+import { readInto } from '../texts/located';
 import type { ScanState } from './scan-rows';
 
 /** One source file's examples, in file order: each with where its literals begin and end. */
@@ -25,18 +25,6 @@ const BACKSLASH = 1;
 const HIGH = 2;
 const BACKSLASH_BYTE = 0x5c;
 const HIGH_BYTE = /[\u0080-\u00ff]/g;
-
-/** Bytes [from, to) of the file, or null when it now ends before `to`. */
-function readInto(fd: number, into: Buffer, from: number, to: number): Buffer | null {
-  const bytes = into.subarray(0, to - from);
-  let got = 0;
-  while (got < bytes.length) {
-    const n = fs.readSync(fd, bytes, got, bytes.length - got, from + got);
-    if (n === 0) return null;
-    got += n;
-  }
-  return bytes;
-}
 
 /** An escaped ASCII literal's text, or null when it is no JSON string. */
 function parseAscii(bytes: Buffer, start: number, end: number): string | null {

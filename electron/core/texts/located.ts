@@ -156,7 +156,15 @@ function readRefs(fd: number, refs: Located[], texts: Map<Ref, string | null>): 
 
 /** Bytes [from, to) of the file, or null when it now ends before `to`. */
 function readFully(fd: number, from: number, to: number): Buffer | null {
-  const bytes = Buffer.allocUnsafe(to - from);
+  return readInto(fd, Buffer.allocUnsafe(to - from), from, to);
+}
+
+/**
+ * Bytes [from, to) of the file read into the start of `into` (a scan reuses one buffer), or
+ * null when the file now ends before `to`.
+ */
+export function readInto(fd: number, into: Buffer, from: number, to: number): Buffer | null {
+  const bytes = into.subarray(0, to - from);
   let got = 0;
   while (got < bytes.length) {
     const n = fs.readSync(fd, bytes, got, bytes.length - got, from + got);
