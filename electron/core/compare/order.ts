@@ -39,7 +39,7 @@ function flagOrder(p: PairArrays, bit: number): SortOrder {
  */
 function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
   const c = criterion === undefined ? -1 : p.criteria.indexOf(criterion);
-  const deltas = c >= 0 ? p.deltas[c]! : null;
+  const deltas = c >= 0 ? p.deltaOf(c) : null;
   if (!deltas)
     return {
       ranked: new Int32Array(0),
