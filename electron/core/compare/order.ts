@@ -20,16 +20,26 @@ export interface SortOrder {
   value: (k: number) => number | null;
 }
 
+/**
+ * Rows without the flag, then rows with it, each in id order: one pass that fills the first
+ * from the front and the second from the back, whose tail is then reversed in place (a native
+ * pass). The flags are read from the pair once, not through its getter per row.
+ */
 function flagOrder(p: PairArrays, bit: number): SortOrder {
-  const ranked = new Int32Array(p.rows);
-  let next = 0;
-  for (let k = 0; k < p.rows; k++) if (!(p.flags[k]! & bit)) ranked[next++] = k;
-  for (let k = 0; k < p.rows; k++) if (p.flags[k]! & bit) ranked[next++] = k;
+  const { flags, rows: n } = p;
+  const ranked = new Int32Array(n);
+  let front = 0;
+  let back = n;
+  for (let k = 0; k < n; k++) {
+    if (flags[k]! & bit) ranked[--back] = k;
+    else ranked[front++] = k;
+  }
+  ranked.subarray(back).reverse();
   return {
     ranked,
-    count: p.rows,
+    count: n,
     rest: new Int32Array(0),
-    value: (k) => (p.flags[k]! & bit ? 1 : 0),
+    value: (k) => (flags[k]! & bit ? 1 : 0),
   };
 }
 
@@ -39,7 +49,7 @@ function flagOrder(p: PairArrays, bit: number): SortOrder {
  */
 function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
   const c = criterion === undefined ? -1 : p.criteria.indexOf(criterion);
-  const deltas = c >= 0 ? p.deltas[c]! : null;
+  const deltas = c >= 0 ? p.deltaOf(c) : null;
   if (!deltas)
     return {
       ranked: new Int32Array(0),

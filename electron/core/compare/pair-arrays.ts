@@ -29,6 +29,8 @@ export interface PairArrays {
    * when every difference of the pair is exactly one).
    */
   deltas: (Float32Array | Float64Array)[];
+  /** deltas[c] alone, read without the other criteria's (a sort needs one criterion's). */
+  deltaOf(c: number): Float32Array | Float64Array;
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
   /**
@@ -199,6 +201,7 @@ export const EMPTY_PAIR: PairArrays = {
   flags: new Uint8Array(0),
   classes: [],
   deltas: [],
+  deltaOf: () => new Float64Array(0),
   counts: {},
   rowsAt: () => ({ ids: [], ref: [], cand: [] }),
 };

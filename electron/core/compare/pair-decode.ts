@@ -67,8 +67,13 @@ function rowidsOf(blob: Buffer, n: number, column: string): Float64Array {
   return rowids;
 }
 
-function deltasOf(blob: Buffer, length: number): Float32Array | Float64Array {
-  return blob.byteLength === length * 4 && length > 0
+/** Whether a pair's differences are stored as Float32 (else as doubles), by their length. */
+function narrowDeltas(source: PairSource, length: number): boolean {
+  return source.length('deltas') === length * 4 && length > 0;
+}
+
+function deltasOf(blob: Buffer, length: number, narrow: boolean): Float32Array | Float64Array {
+  return narrow
     ? typed(blob, Float32Array, length, 'deltas')
     : typed(blob, Float64Array, length, 'deltas');
 }
@@ -142,6 +147,7 @@ class SourcedPair implements PairArrays {
   private flagsRead: Uint8Array | null = null;
   private classesRead: Uint8Array[] | null = null;
   private deltasRead: (Float32Array | Float64Array)[] | null = null;
+  private criterionDeltasRead: (Float32Array | Float64Array | undefined)[] = [];
 
   constructor(
     meta: PairMeta,
@@ -198,10 +204,23 @@ class SourcedPair implements PairArrays {
   get deltas(): (Float32Array | Float64Array)[] {
     if (!this.deltasRead) {
       const n = this.rows;
-      const all = deltasOf(this.source.read('deltas'), this.criteria.length * n);
+      const length = this.criteria.length * n;
+      const all = deltasOf(this.source.read('deltas'), length, narrowDeltas(this.source, length));
       this.deltasRead = this.criteria.map((_, c) => all.subarray(c * n, (c + 1) * n));
     }
     return this.deltasRead;
+  }
+
+  deltaOf(c: number): Float32Array | Float64Array {
+    if (this.deltasRead) return this.deltasRead[c]!;
+    const n = this.rows;
+    const narrow = narrowDeltas(this.source, this.criteria.length * n);
+    const width = narrow ? 4 : 8;
+    return (this.criterionDeltasRead[c] ??= deltasOf(
+      this.source.readRanges('deltas', [[c * n * width, (c + 1) * n * width]]),
+      n,
+      narrow,
+    ));
   }
 
   rowsAt(ks: readonly number[]): RowKeys {

@@ -44,6 +44,33 @@ describe('ranking positions by value', () => {
     );
   });
 
+  it('sorts any bit pattern as its number: NaN payloads, subnormals, words apart in one bit', () => {
+    // Words near the edges of each part of a float (sign, exponent, top and low mantissa bits).
+    const word = fc.oneof(
+      fc.integer({ min: 0, max: 0xffffffff }),
+      fc.constantFrom(0, 1, 0xffff, 0x10000, 0x7f800000, 0x7ff00000, 0x80000000, 0xffffffff),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, word), { maxLength: 200 }), (pairs) => {
+        const wide = new Float64Array(new Uint32Array(pairs.flat()).buffer);
+        const narrow = new Float32Array(new Uint32Array(pairs.map(([hi]) => hi)).buffer);
+        for (const values of [wide, narrow]) {
+          const { ranked, rest } = rankByValue(values);
+          expect({ ranked: [...ranked], rest: [...rest] }).toEqual(bruteForce(values));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('sorts whole numbers, negative ones and -0 among them, as numbers', () => {
+    const values = Float64Array.from([3, -2, 0, -0, -2, 1, -1e6, NaN, 7, -3]);
+    const { ranked, rest } = rankByValue(values);
+    expect({ ranked: [...ranked], rest: [...rest] }).toEqual(bruteForce(values));
+    const narrow = Float32Array.from(values);
+    expect([...rankByValue(narrow).ranked]).toEqual([...ranked]);
+  });
+
   it('sorts on every 16-bit digit: values apart only in their lowest or highest bits', () => {
     const bits = new Uint32Array([0x3f800001, 0x3f800000, 0xbf800001, 0xbf800000, 0x40000000]);
     const values = new Float32Array(bits.buffer);

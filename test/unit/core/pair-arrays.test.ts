@@ -95,6 +95,26 @@ describe('pair arrays', () => {
     expect(decoded.deltas[1]!.every(Number.isNaN)).toBe(true);
   });
 
+  it("reads one criterion's differences alone, as the whole array holds them", () => {
+    const wide = rows(['a', 'b', 'c']);
+    wide.deltas[1] = Float64Array.of(0.1, NaN, -2);
+    for (const form of [rows(['a', 'b', 'c']), wide]) {
+      const stored = misaligned(encodePair(form));
+      const read: string[] = [];
+      const source = sourceOf(stored);
+      const decoded = decodePair(stored, {
+        ...source,
+        read: (section) => (read.push(section), source.read(section)),
+      });
+      const alone = [decoded.deltaOf(0), decoded.deltaOf(1)];
+      expect(read).toEqual([]);
+      expect(alone.map((d) => d.constructor)).toEqual(decoded.deltas.map((d) => d.constructor));
+      expect(alone.map((d) => Array.from(d))).toEqual(decoded.deltas.map((d) => Array.from(d)));
+      expect(Array.from(decoded.deltaOf(1))).toEqual(Array.from(decoded.deltas[1]!));
+    }
+    expect(decode(encodePair(rows([]))).deltaOf(0)).toHaveLength(0);
+  });
+
   it('refuses arrays whose length does not match the row count', () => {
     const stored = encodePair(rows(['a', 'b', 'c']));
     expect(() => decode({ ...stored, flags: stored.flags.subarray(1) })).toThrow('damaged');
