@@ -1,9 +1,9 @@
 import type {
   EditableBody,
-  FindingBody,
   FindingRow,
   FindingView,
   Pin,
+  SavedRevision,
   Staleness,
 } from '../../../shared/findings';
 import { exampleDetail } from '../compare/pager';
@@ -23,7 +23,16 @@ import {
 import { findingHtml } from './export-html';
 import { findingMarkdown } from './export-markdown';
 import { staleness } from './staleness';
-import { createFinding, getFinding, listFindings, listRevisions, saveRevision } from './store';
+import {
+  createFinding,
+  getFinding,
+  listFindings,
+  listRevisions,
+  readStoredRevision,
+  saveRevision,
+  storeSnapshot,
+  type StoredRevision,
+} from './store';
 import { exportFileName } from './view';
 
 /** The findings:* requests, over the store, the comparison runner and the exports. */
@@ -45,7 +54,7 @@ export class FindingsService {
   async create(settings: RequestInput<'findings:create'>): Promise<FindingView> {
     const evidence = await gatherEvidence(this.db, this.compare, settings);
     const { title, body } = draftBody(this.db, evidence);
-    return this.notify(createFinding(this.db, settings.experimentId, title, body));
+    return this.opened(createFinding(this.db, settings.experimentId, title, body));
   }
 
   get(findingId: string, revision?: number): FindingView {
@@ -57,27 +66,29 @@ export class FindingsService {
    * the outputs captured when they were pinned: an editor can reorder, annotate or drop pins,
    * never invent evidence.
    */
-  save(findingId: string, edit: EditableBody, baseRevision: number, title?: string): FindingView {
-    return this.notify(
-      saveRevision(
-        this.db,
-        findingId,
-        baseRevision,
-        (current) => ({
+  save(findingId: string, edit: EditableBody, baseRevision: number, title?: string): SavedRevision {
+    const saved = saveRevision(
+      this.db,
+      findingId,
+      baseRevision,
+      (current) => ({
+        text: {
           ...edit,
           pinned: edit.pinned.map((ref) => {
-            const pin = current.pinned.find((p) => samePin(p, ref));
+            const pin = current.text.pinned.find((p) => samePin(p, ref));
             if (!pin)
               throw new ConflictError(
                 `Example "${ref.exampleId}" is not pinned in this finding: pin it with findings:pin first.`,
               );
             return { ...pin, note: ref.note };
           }),
-          snapshot: current.snapshot,
-        }),
-        title,
-      ),
+        },
+        snapshotKey: current.snapshotKey,
+      }),
+      title,
     );
+    this.saved();
+    return saved;
   }
 
   revisions(findingId: string): ReturnType<typeof listRevisions> {
@@ -86,8 +97,8 @@ export class FindingsService {
 
   /** A restore is a new revision with the old body (and its evidence): history only grows. */
   restore(findingId: string, revision: number): FindingView {
-    const old = getFinding(this.db, findingId, revision).body;
-    return this.notify(saveRevision(this.db, findingId, null, () => old));
+    const old = readStoredRevision(this.db, findingId, revision);
+    return this.opened(saveRevision(this.db, findingId, null, () => old));
   }
 
   staleness(findingId: string): Promise<Staleness> {
@@ -103,14 +114,13 @@ export class FindingsService {
     const evidence = await gatherEvidence(this.db, this.compare, settings);
     const snapshot = snapshotOf(this.db, evidence);
     const candidates = experimentCandidates(this.db, evidence);
-    return this.notify(
-      saveRevision(this.db, findingId, null, (current) => ({
-        ...current,
-        limitations: [
-          ...current.limitations,
-          ...proposedLimitations(current.limitations, candidates),
-        ],
-        snapshot,
+    return this.opened(
+      saveRevision(this.db, findingId, null, ({ text }) => ({
+        text: {
+          ...text,
+          limitations: [...text.limitations, ...proposedLimitations(text.limitations, candidates)],
+        },
+        snapshotKey: storeSnapshot(this.db, snapshot),
       })),
     );
   }
@@ -144,29 +154,33 @@ export class FindingsService {
       if (s?.unavailable) throw textsUnavailable(this.db, s.run_id, s.unavailable);
     const side = (s: typeof detail.reference, condition: string): Pin['reference'] =>
       s ? { condition, runId: s.run_id, input: s.input, output: s.output } : null;
-    const view = saveRevision(this.db, findingId, null, (current): FindingBody => {
-      const existing = current.pinned.find((p) => samePin(p, ref));
-      const pin: Pin = {
-        reportKey: ref.reportKey,
-        pair: ref.pair,
-        exampleId: ref.exampleId,
-        note: ref.note ?? existing?.note ?? '',
-        reference: side(detail.reference, comparison.reference.condition),
-        candidate: side(detail.candidate, comparison.candidate.condition),
-      };
-      return {
-        ...current,
-        pinned: existing
-          ? current.pinned.map((p) => (p === existing ? pin : p))
-          : [...current.pinned, pin],
-      };
-    });
-    return this.notify(view);
+    const saved = saveRevision(
+      this.db,
+      findingId,
+      null,
+      ({ text, snapshotKey }): StoredRevision => {
+        const existing = text.pinned.find((p) => samePin(p, ref));
+        const pin: Pin = {
+          reportKey: ref.reportKey,
+          pair: ref.pair,
+          exampleId: ref.exampleId,
+          note: ref.note ?? existing?.note ?? '',
+          reference: side(detail.reference, comparison.reference.condition),
+          candidate: side(detail.candidate, comparison.candidate.condition),
+        };
+        const pinned = existing
+          ? text.pinned.map((p) => (p === existing ? pin : p))
+          : [...text.pinned, pin];
+        return { text: { ...text, pinned }, snapshotKey };
+      },
+    );
+    return this.opened(saved);
   }
 
-  private notify(view: FindingView): FindingView {
+  /** After a new revision: the sync panel is told, and the revision is read back whole. */
+  private opened(saved: SavedRevision): FindingView {
     this.saved();
-    return view;
+    return getFinding(this.db, saved.finding.id, saved.revision);
   }
 }
 

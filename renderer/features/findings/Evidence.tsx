@@ -1,12 +1,11 @@
-import type { Pin, Snapshot } from '../../../shared/findings';
-import { comparisonView } from '../../../shared/report-view';
+import type { Pin, SnapshotView } from '../../../shared/findings';
 import { count } from '../../format';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
 import { ReproductionTable } from '../comparison/ReproductionTable';
 
 /** The frozen numbers the finding cites: never recomputed here, only refreshed on request. */
-export function Evidence({ snapshot }: { snapshot: Snapshot }) {
+export function Evidence({ snapshot }: { snapshot: SnapshotView }) {
   const report = snapshot.report;
   return (
     <div className="evidence">
@@ -20,7 +19,7 @@ export function Evidence({ snapshot }: { snapshot: Snapshot }) {
           <h4>
             {c.candidate.condition} <span className="muted">vs</span> {c.reference.condition}
           </h4>
-          <MetricsTable comparison={comparisonView(c)} noise={report.noise_floor} />
+          <MetricsTable comparison={c} noise={report.noise_floor} />
         </section>
       ))}
       {report.reproduction ? (

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
-import type { EditableBody, FindingView, Pin } from '../../../shared/findings';
+import type { EditableBody, OpenedFinding, Pin, SavedRevision } from '../../../shared/findings';
 import { request } from '../../api';
 import { downloadText, interval, signed } from '../../format';
 import { useApp } from '../../store';
@@ -173,14 +173,18 @@ function PinnedSection({
   );
 }
 
-function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
-  const [latest, setLatest] = useState(view);
-  const onSaved = useCallback((v: FindingView) => setLatest(v), []);
+/**
+ * The evidence and the pinned texts are those loaded: a save carries them over (it can only drop
+ * a pin or change its note, which the draft shows), so it answers with its revision alone.
+ */
+function Editor({ view, onReload }: { view: OpenedFinding; onReload(): void }) {
+  const [revision, setRevision] = useState(view.revision);
+  const onSaved = useCallback((saved: SavedRevision) => setRevision(saved.revision), []);
   const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
   const toast = useApp((s) => s.toast);
   const { readOnly } = useReadOnly();
   const findingId = view.finding.id;
-  const staleness = useStaleness(findingId, latest.revision);
+  const staleness = useStaleness(findingId, revision);
   const refresh = async () => {
     try {
       await request('findings:refresh', { findingId });
@@ -197,7 +201,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           title={title}
           onRename={rename}
           state={state}
-          revision={latest.revision}
+          revision={revision}
           onReload={onReload}
         />
         {error && state === 'error' ? <p className="status-differs small">{error}</p> : null}
@@ -213,7 +217,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           <StatementFields draft={draft} update={update} />
           <section>
             <h3>Evidence</h3>
-            <Evidence snapshot={latest.body.snapshot} />
+            <Evidence snapshot={view.body.snapshot} />
           </section>
           <section>
             <h3>Limitations</h3>
@@ -222,7 +226,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
               onChange={(limitations) => update({ limitations })}
             />
           </section>
-          <PinnedSection saved={latest.body.pinned} draft={draft} update={update} />
+          <PinnedSection saved={view.body.pinned} draft={draft} update={update} />
           <label className="field">
             <span>Conclusion — yours alone; Pairwise never writes it</span>
             <textarea
@@ -235,14 +239,14 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           </label>
         </fieldset>
       </article>
-      <History findingId={findingId} current={latest.revision} onRestored={onReload} />
+      <History findingId={findingId} current={revision} onRestored={onReload} />
     </div>
   );
 }
 
 /** Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh). */
 export function FindingEditor({ findingId }: { findingId: string }) {
-  const [view, setView] = useState<FindingView | null>(null);
+  const [view, setView] = useState<OpenedFinding | null>(null);
   const [reloads, setReloads] = useState(0);
   const toast = useApp((s) => s.toast);
   useEffect(() => {
