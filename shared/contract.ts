@@ -387,7 +387,7 @@ export const requests = {
     input: z.object({ experimentId: id.optional() }).strict(),
     output: z.array(findingRowSchema),
   },
-  // The finding with its report as a ReportView (shared/findings.ts, openedFinding).
+  // A finding with its report as a ReportView (OpenedFinding in shared/findings.ts).
   'findings:create': { input: experimentCompareSchema, output: openedFindingSchema },
   'findings:get': {
     input: z.object({ findingId: id, revision: revisionNumber.optional() }).strict(),

@@ -111,12 +111,8 @@ export type OpenedFinding = z.infer<typeof openedFindingSchema>;
 export type OpenedBody = OpenedFinding['body'];
 export type SnapshotView = OpenedBody['snapshot'];
 
-export function openedFinding(view: FindingView): OpenedFinding {
-  const { snapshot, ...body } = view.body;
-  return {
-    ...view,
-    body: { ...body, snapshot: { ...snapshot, report: reportView(snapshot.report) } },
-  };
+export function snapshotView(snapshot: Snapshot): SnapshotView {
+  return { ...snapshot, report: reportView(snapshot.report) };
 }
 
 /**

@@ -1,10 +1,13 @@
-import type {
-  EditableBody,
-  FindingRow,
-  FindingView,
-  Pin,
-  SavedRevision,
-  Staleness,
+import {
+  snapshotView,
+  type EditableBody,
+  type FindingRow,
+  type FindingView,
+  type OpenedFinding,
+  type Pin,
+  type SavedRevision,
+  type SnapshotView,
+  type Staleness,
 } from '../../../shared/findings';
 import { exampleDetail } from '../compare/pager';
 import type { RequestInput } from '../../../shared/contract';
@@ -28,6 +31,8 @@ import {
   getFinding,
   listFindings,
   listRevisions,
+  readRevisionText,
+  readSnapshot,
   readStoredRevision,
   saveRevision,
   storeSnapshot,
@@ -35,8 +40,18 @@ import {
 } from './store';
 import { exportFileName } from './view';
 
+/** Snapshot views kept, the newest used: a few findings open in turn, and History's pairs. */
+const VIEWS_KEPT = 8;
+
 /** The findings:* requests, over the store, the comparison runner and the exports. */
 export class FindingsService {
+  /**
+   * Snapshot views by the snapshot's key (the sha256 of its JSON, so a view never goes stale):
+   * opening a revision again, or another revision on the same evidence, skips parsing and
+   * counting a report that is ~8 MB of JSON at a million pairs.
+   */
+  private readonly views = new Map<string, SnapshotView>();
+
   /**
    * @param saved called after each new revision: each one adds an outbox row, so the sync
    * panel's counts change.
@@ -51,14 +66,32 @@ export class FindingsService {
     return listFindings(this.db, experimentId);
   }
 
-  async create(settings: RequestInput<'findings:create'>): Promise<FindingView> {
+  async create(settings: RequestInput<'findings:create'>): Promise<SavedRevision> {
     const evidence = await gatherEvidence(this.db, this.compare, settings);
     const { title, body } = draftBody(this.db, evidence);
-    return this.opened(createFinding(this.db, settings.experimentId, title, body));
+    return this.notify(createFinding(this.db, settings.experimentId, title, body));
   }
 
+  /** A revision with its full report: for the exports, staleness and the core's own use. */
   get(findingId: string, revision?: number): FindingView {
     return getFinding(this.db, findingId, revision);
+  }
+
+  /** A revision as the app receives it, its report counted (shared/findings.ts, OpenedFinding). */
+  open(findingId: string, revision?: number): OpenedFinding {
+    const { stored, ...rest } = readRevisionText(this.db, findingId, revision);
+    return { ...rest, body: { ...stored.text, snapshot: this.snapshotView(stored.snapshotKey) } };
+  }
+
+  private snapshotView(key: string): SnapshotView {
+    const view = this.views.get(key) ?? snapshotView(readSnapshot(this.db, key));
+    this.views.delete(key);
+    this.views.set(key, view);
+    for (const old of this.views.keys()) {
+      if (this.views.size <= VIEWS_KEPT) break;
+      this.views.delete(old);
+    }
+    return view;
   }
 
   /**
@@ -87,8 +120,7 @@ export class FindingsService {
       }),
       title,
     );
-    this.saved();
-    return saved;
+    return this.notify(saved);
   }
 
   revisions(findingId: string): ReturnType<typeof listRevisions> {
@@ -96,9 +128,9 @@ export class FindingsService {
   }
 
   /** A restore is a new revision with the old body (and its evidence): history only grows. */
-  restore(findingId: string, revision: number): FindingView {
+  restore(findingId: string, revision: number): SavedRevision {
     const old = readStoredRevision(this.db, findingId, revision);
-    return this.opened(saveRevision(this.db, findingId, null, () => old));
+    return this.notify(saveRevision(this.db, findingId, null, () => old));
   }
 
   staleness(findingId: string): Promise<Staleness> {
@@ -109,12 +141,12 @@ export class FindingsService {
    * The researcher's explicit "use the current runs": a new revision with a new snapshot, and
    * any new candidate limitation proposed. Their text (protocol included) is left as written.
    */
-  async refresh(findingId: string): Promise<FindingView> {
+  async refresh(findingId: string): Promise<SavedRevision> {
     const { settings } = this.get(findingId).body.snapshot;
     const evidence = await gatherEvidence(this.db, this.compare, settings);
     const snapshot = snapshotOf(this.db, evidence);
     const candidates = experimentCandidates(this.db, evidence);
-    return this.opened(
+    return this.notify(
       saveRevision(this.db, findingId, null, ({ text }) => ({
         text: {
           ...text,
@@ -140,8 +172,8 @@ export class FindingsService {
   pin(
     findingId: string,
     ref: { reportKey: string; pair: number; exampleId: string; note?: string },
-  ): FindingView {
-    const finding = this.get(findingId).finding;
+  ): SavedRevision {
+    const { finding } = readRevisionText(this.db, findingId);
     const cached = readReport(this.db, ref.reportKey);
     if (!cached) throw new NotFoundError('That comparison is no longer cached: run it again.');
     if (cached.report.experiment.id !== finding.experimentId)
@@ -174,13 +206,13 @@ export class FindingsService {
         return { text: { ...text, pinned }, snapshotKey };
       },
     );
-    return this.opened(saved);
+    return this.notify(saved);
   }
 
-  /** After a new revision: the sync panel is told, and the revision is read back whole. */
-  private opened(saved: SavedRevision): FindingView {
+  /** Each new revision adds an outbox row: the sync panel is told. */
+  private notify(saved: SavedRevision): SavedRevision {
     this.saved();
-    return getFinding(this.db, saved.finding.id, saved.revision);
+    return saved;
   }
 }
 

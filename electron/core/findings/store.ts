@@ -142,6 +142,38 @@ export function saveRevision(
   return savedRevision(db, findingId);
 }
 
+/** A revision with its snapshot's key in place of the snapshot (the current one by default). */
+export function readRevisionText(
+  db: Db,
+  findingId: string,
+  revision?: number,
+): { finding: FindingRow; revision: number; savedAt: string; stored: StoredRevision } {
+  const row = findingRow(db, findingId);
+  const number = revision ?? row.current_revision;
+  const text = db
+    .prepare(
+      `SELECT saved_at, body, snapshot_key FROM finding_revisions WHERE finding_id = ? AND revision = ?`,
+    )
+    .get(findingId, number) as
+    Pick<RevisionDbRow, 'saved_at' | 'body' | 'snapshot_key'> | undefined;
+  if (!text) throw new NotFoundError(`Finding "${findingId}" has no revision ${number}.`);
+  return {
+    finding: toRow(row),
+    revision: number,
+    savedAt: text.saved_at,
+    stored: { text: JSON.parse(text.body) as FindingText, snapshotKey: text.snapshot_key },
+  };
+}
+
+export function readSnapshot(db: Db, key: string): Snapshot {
+  const json = db
+    .prepare(`SELECT snapshot FROM finding_snapshots WHERE key = ?`)
+    .pluck()
+    .get(key) as string | undefined;
+  if (json === undefined) throw new NotFoundError(`There is no finding snapshot "${key}".`);
+  return JSON.parse(json) as Snapshot;
+}
+
 export function readStoredRevision(db: Db, findingId: string, revision: number): StoredRevision {
   const row = db
     .prepare(

@@ -1,5 +1,5 @@
 import type { Pin, SnapshotView } from '../../../shared/findings';
-import { count } from '../../format';
+import { snapshotLine } from './evidenceLine';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
 import { ReproductionTable } from '../comparison/ReproductionTable';
@@ -9,11 +9,7 @@ export function Evidence({ snapshot }: { snapshot: SnapshotView }) {
   const report = snapshot.report;
   return (
     <div className="evidence">
-      <p className="muted small">
-        Snapshot of {snapshot.runs.length} runs taken{' '}
-        {snapshot.reportCreatedAt.replace('T', ' ').slice(0, 19)} · {snapshot.bootstrap.method},{' '}
-        {count(snapshot.bootstrap.resamples)} resamples · reference {snapshot.settings.reference}
-      </p>
+      <p className="muted small">{snapshotLine(snapshot)}</p>
       {report.comparisons.map((c) => (
         <section key={`${c.candidate.condition}-${c.reference.condition}`} className="card">
           <h4>

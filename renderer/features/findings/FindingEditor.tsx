@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
-import type { EditableBody, OpenedFinding, Pin, SavedRevision } from '../../../shared/findings';
+import type {
+  EditableBody,
+  FindingRow,
+  OpenedFinding,
+  Pin,
+  SavedRevision,
+} from '../../../shared/findings';
 import { request } from '../../api';
 import { downloadText, interval, signed } from '../../format';
 import { useApp } from '../../store';
@@ -48,13 +54,19 @@ function StaleBanner({ staleness, onRefresh }: { staleness: Staleness; onRefresh
   );
 }
 
-/** Whether the runs the finding cites changed, asked again after each saved revision. */
-function useStaleness(findingId: string, revision: number): Staleness | null {
+/**
+ * Whether the runs the finding cites changed: asked when the finding is loaded and after each
+ * index pass, the only times the answer can change. A save carries the evidence over, so asking
+ * after each autosave would read the snapshot and the current report (~16 MB of JSON at a
+ * million pairs) for the same answer.
+ */
+function useStaleness(findingId: string): Staleness | null {
   const ask = useRequest();
+  const library = useApp((s) => s.summary);
   const [staleness, setStaleness] = useState<Staleness | null>(null);
   useEffect(() => {
     ask('findings:staleness', { findingId }, setStaleness);
-  }, [ask, findingId, revision]);
+  }, [ask, findingId, library]);
   return staleness;
 }
 
@@ -177,14 +189,28 @@ function PinnedSection({
  * The evidence and the pinned texts are those loaded: a save carries them over (it can only drop
  * a pin or change its note, which the draft shows), so it answers with its revision alone.
  */
-function Editor({ view, onReload }: { view: OpenedFinding; onReload(): void }) {
+function Editor({
+  view,
+  onReload,
+  onSaved: savedRow,
+}: {
+  view: OpenedFinding;
+  onReload(): void;
+  onSaved(row: FindingRow): void;
+}) {
   const [revision, setRevision] = useState(view.revision);
-  const onSaved = useCallback((saved: SavedRevision) => setRevision(saved.revision), []);
+  const onSaved = useCallback(
+    (saved: SavedRevision) => {
+      setRevision(saved.revision);
+      savedRow(saved.finding);
+    },
+    [savedRow],
+  );
   const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
   const toast = useApp((s) => s.toast);
   const { readOnly } = useReadOnly();
   const findingId = view.finding.id;
-  const staleness = useStaleness(findingId, revision);
+  const staleness = useStaleness(findingId);
   const refresh = async () => {
     try {
       await request('findings:refresh', { findingId });
@@ -244,8 +270,17 @@ function Editor({ view, onReload }: { view: OpenedFinding; onReload(): void }) {
   );
 }
 
-/** Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh). */
-export function FindingEditor({ findingId }: { findingId: string }) {
+/**
+ * Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh).
+ * `onRow` hears the finding's row as each load and save leaves it (title, revision, sync state).
+ */
+export function FindingEditor({
+  findingId,
+  onRow,
+}: {
+  findingId: string;
+  onRow(row: FindingRow): void;
+}) {
   const [view, setView] = useState<OpenedFinding | null>(null);
   const [reloads, setReloads] = useState(0);
   const toast = useApp((s) => s.toast);
@@ -253,13 +288,15 @@ export function FindingEditor({ findingId }: { findingId: string }) {
     let live = true;
     request('findings:get', { findingId })
       .then((v) => {
-        if (live) setView(v);
+        if (!live) return;
+        setView(v);
+        onRow(v.finding);
       })
       .catch((e: Error) => toast('error', e.message));
     return () => {
       live = false;
     };
-  }, [findingId, reloads, toast]);
+  }, [findingId, reloads, toast, onRow]);
   if (!view || view.finding.id !== findingId)
     return <p className="muted pad">Loading the finding…</p>;
   return (
@@ -267,6 +304,7 @@ export function FindingEditor({ findingId }: { findingId: string }) {
       key={`${view.finding.id}-${view.revision}-${reloads}`}
       view={view}
       onReload={() => setReloads((n) => n + 1)}
+      onSaved={onRow}
     />
   );
 }
