@@ -7,9 +7,10 @@ import { changeClassSchema, examplesFilterSchema } from './examples-filter';
 import {
   editableBodySchema,
   findingRowSchema,
-  findingViewSchema,
+  openedFindingSchema,
   outboxStateSchema,
   revisionRowSchema,
+  savedRevisionSchema,
   stalenessSchema,
   syncPlanSchema,
   syncStatusSchema,
@@ -386,10 +387,11 @@ export const requests = {
     input: z.object({ experimentId: id.optional() }).strict(),
     output: z.array(findingRowSchema),
   },
-  'findings:create': { input: experimentCompareSchema, output: findingViewSchema },
+  // A finding with its report as a ReportView (OpenedFinding in shared/findings.ts).
+  'findings:create': { input: experimentCompareSchema, output: openedFindingSchema },
   'findings:get': {
     input: z.object({ findingId: id, revision: revisionNumber.optional() }).strict(),
-    output: findingViewSchema,
+    output: openedFindingSchema,
   },
   'findings:save': {
     input: z
@@ -400,7 +402,7 @@ export const requests = {
         title: z.string().min(1).max(500).optional(),
       })
       .strict(),
-    output: findingViewSchema,
+    output: savedRevisionSchema,
   },
   'findings:revisions': {
     input: z.object({ findingId: id }).strict(),
@@ -408,7 +410,7 @@ export const requests = {
   },
   'findings:restore': {
     input: z.object({ findingId: id, revision: revisionNumber }).strict(),
-    output: findingViewSchema,
+    output: openedFindingSchema,
   },
   'findings:staleness': {
     input: z.object({ findingId: id }).strict(),
@@ -416,7 +418,7 @@ export const requests = {
   },
   'findings:refresh': {
     input: z.object({ findingId: id }).strict(),
-    output: findingViewSchema,
+    output: openedFindingSchema,
   },
   'findings:export': {
     input: z
@@ -438,7 +440,7 @@ export const requests = {
         note: z.string().max(200_000).optional(),
       })
       .strict(),
-    output: findingViewSchema,
+    output: openedFindingSchema,
   },
   'sync:status': {
     input: z.object({ limit: z.number().int().min(1).max(1000).default(200) }).strict(),

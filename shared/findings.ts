@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Report } from './compare/types';
+import { reportView, type ReportView } from './report-view';
 
 /**
  * The shapes of a finding (docs/findings.md) and of the sync outbox as the contract shows them.
@@ -96,8 +97,37 @@ export const findingViewSchema = z.object({
 });
 export type FindingView = z.infer<typeof findingViewSchema>;
 
-/** What a save sends back: the editable fields of a finding's body, pins without snapshots. */
-export function editableBody(view: FindingView): EditableBody {
+/**
+ * A finding as the app receives it: the frozen report counted into a `ReportView`. At a million
+ * pairs the report's id lists are ~8 MB of JSON the findings view never reads (it shows how many
+ * there are); the stored revision, the exports, sync and the CLI keep the full report.
+ */
+export const openedFindingSchema = findingViewSchema.extend({
+  body: findingBodySchema.extend({
+    snapshot: snapshotSchema.extend({ report: z.custom<ReportView>() }),
+  }),
+});
+export type OpenedFinding = z.infer<typeof openedFindingSchema>;
+export type OpenedBody = OpenedFinding['body'];
+export type SnapshotView = OpenedBody['snapshot'];
+
+export function snapshotView(snapshot: Snapshot): SnapshotView {
+  return { ...snapshot, report: reportView(snapshot.report) };
+}
+
+/**
+ * What findings:save answers: the revision it wrote. A save carries the evidence over unchanged,
+ * so the editor already holds it; an autosave sends none of it back.
+ */
+export const savedRevisionSchema = findingViewSchema.pick({
+  finding: true,
+  revision: true,
+  savedAt: true,
+});
+export type SavedRevision = z.infer<typeof savedRevisionSchema>;
+
+/** The researcher's part of a body, as a save sends it back: pins without their texts. */
+export function editableBody(view: { body: Omit<FindingBody, 'snapshot'> }): EditableBody {
   const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
   return {
     question,

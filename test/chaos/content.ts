@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PairwiseService } from '../../electron/core/service';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding, SavedRevision } from '../../shared/findings';
 import { runCli } from '../fixtures/cli';
 import { examples, writeFile, writeMechlensRun } from '../fixtures/formats';
 import { callOk } from '../fixtures/service';
@@ -79,11 +79,11 @@ export async function contentCases(work: string): Promise<CaseResult[]> {
       .prepare('SELECT DISTINCT experiment_id FROM runs')
       .pluck()
       .get() as string;
-    const view = await callOk<FindingView>(service, 'findings:create', {
+    const view = await callOk<OpenedFinding>(service, 'findings:create', {
       experimentId: experiment,
       resamples: 200,
     });
-    const saved = await callOk<FindingView>(service, 'findings:save', {
+    const saved = await callOk<SavedRevision>(service, 'findings:save', {
       findingId: view.finding.id,
       baseRevision: view.revision,
       body: {
@@ -114,7 +114,7 @@ export async function contentCases(work: string): Promise<CaseResult[]> {
       notes: failures[0] ?? 'no raw HTML, no script link',
     });
     const csv = await callOk<{ content: string }>(service, 'export:examplesCsv', {
-      reportKey: saved.body.snapshot.reportKey,
+      reportKey: view.body.snapshot.reportKey,
     });
     const csvFailures: string[] = [];
     if (csv.content.includes('"\n=cmd()'))

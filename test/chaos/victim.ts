@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PairwiseService } from '../../electron/core/service';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding, SavedRevision } from '../../shared/findings';
 import { callOk } from '../fixtures/service';
 
 async function run(): Promise<void> {
@@ -37,18 +37,20 @@ async function run(): Promise<void> {
     for (let seed = 0; ; seed++)
       await service.compare.run({ experimentId: 'exp-chaos', resamples: 2_000 + seed });
   } else if (action === 'save') {
-    let view = await callOk<FindingView>(service, 'findings:create', {
+    const view = await callOk<OpenedFinding>(service, 'findings:create', {
       experimentId: 'exp-chaos',
       resamples: 200,
     });
+    const { question, claim, protocol, limitations } = view.body;
+    let revision = view.revision;
     for (let i = 0; ; i++) {
-      const { question, claim, protocol, limitations } = view.body;
-      view = await callOk<FindingView>(service, 'findings:save', {
+      const saved = await callOk<SavedRevision>(service, 'findings:save', {
         findingId: view.finding.id,
-        baseRevision: view.revision,
+        baseRevision: revision,
         body: { question, claim, protocol, conclusion: `edit ${i}`, limitations, pinned: [] },
       });
-      process.stdout.write(`saved ${view.finding.id} ${view.revision}\n`);
+      revision = saved.revision;
+      process.stdout.write(`saved ${saved.finding.id} ${saved.revision}\n`);
     }
   } else if (action === 'sync') {
     await service.sync.pass(new AbortController().signal);

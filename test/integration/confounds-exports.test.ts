@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../../electron/core/ingest/importers/csv-rows';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding } from '../../shared/findings';
 import { runCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';
@@ -61,7 +61,7 @@ describe('a confounded pair in every export', () => {
       not_comparable: 'generation.temperature',
     });
 
-    const view = await callOk<FindingView>(harness.service, 'findings:create', {
+    const view = await callOk<OpenedFinding>(harness.service, 'findings:create', {
       experimentId: 'exp-test',
       resamples: 200,
     });

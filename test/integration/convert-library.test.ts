@@ -10,7 +10,7 @@ import { SearchIndexer } from '../../electron/core/search/indexer';
 import { searchPending } from '../../electron/core/search/readiness';
 import { runRecord } from '../../electron/core/sync/records';
 import { ConversionPendingError } from '../../electron/core/texts/convert';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding } from '../../shared/findings';
 import type { RequestName, RequestOutput } from '../../shared/contract';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { evalSample, writeEvalLog } from '../fixtures/inspect';
@@ -114,7 +114,7 @@ function writeLibrary(dir: string): string {
 }
 
 let fresh: unknown;
-let pinned: FindingView;
+let pinned: OpenedFinding;
 
 beforeAll(async () => {
   harness = makeService();

@@ -5,7 +5,8 @@ import { dispatch } from '../../electron/core/dispatch';
 import {
   editableBody,
   type EditableBody,
-  type FindingView,
+  type OpenedFinding,
+  type SavedRevision,
   type Staleness,
 } from '../../shared/findings';
 import { examples, writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
@@ -59,18 +60,18 @@ function library(dir: string): string {
   return root;
 }
 
-async function draft(): Promise<{ root: string; view: FindingView }> {
+async function draft(): Promise<{ root: string; view: OpenedFinding }> {
   harness = makeService();
   const root = library(harness.dir);
   await harness.service.index([root]);
-  const view = await call<FindingView>('findings:create', {
+  const view = await call<OpenedFinding>('findings:create', {
     experimentId: 'exp-test',
     resamples: 500,
   });
   return { root, view };
 }
 
-function editable(view: FindingView, change: Partial<EditableBody> = {}): EditableBody {
+function editable(view: OpenedFinding, change: Partial<EditableBody> = {}): EditableBody {
   return { ...editableBody(view), ...change };
 }
 
@@ -124,27 +125,30 @@ describe('findings', () => {
           ? { ...l, status: 'dismissed' as const }
           : l,
     );
-    const second = await call<FindingView>('findings:save', {
+    const second = await call<SavedRevision>('findings:save', {
       findingId: id,
       baseRevision: 1,
       body: editable(view, { conclusion: 'The steer lowers refusals.', limitations }),
     });
     expect(second.revision).toBe(2);
-    expect(second.body.snapshot).toEqual(view.body.snapshot);
-    const third = await call<FindingView>('findings:save', {
+    // A save answers with its revision alone: the evidence is carried over, not sent back.
+    expect(second).not.toHaveProperty('body');
+    const secondView = await call<OpenedFinding>('findings:get', { findingId: id, revision: 2 });
+    expect(secondView.body.snapshot).toEqual(view.body.snapshot);
+    const third = await call<SavedRevision>('findings:save', {
       findingId: id,
       baseRevision: 2,
-      body: editable(second, { conclusion: 'Second thoughts.' }),
+      body: editable(secondView, { conclusion: 'Second thoughts.' }),
       title: 'Refusals drop under steering',
     });
     expect(third.finding.title).toBe('Refusals drop under steering');
     const conflict = await callError('findings:save', {
       findingId: id,
       baseRevision: 2,
-      body: editable(second, { conclusion: 'From a stale window.' }),
+      body: editable(secondView, { conclusion: 'From a stale window.' }),
     });
     expect(conflict.code).toBe('conflict');
-    expect((await call<FindingView>('findings:get', { findingId: id })).body.conclusion).toBe(
+    expect((await call<OpenedFinding>('findings:get', { findingId: id })).body.conclusion).toBe(
       'Second thoughts.',
     );
 
@@ -153,10 +157,10 @@ describe('findings', () => {
     });
     expect(revisions.map((r) => r.revision)).toEqual([3, 2, 1]);
     expect(revisions[1]!.summary).toBe('The steer lowers refusals.');
-    const old = await call<FindingView>('findings:get', { findingId: id, revision: 2 });
+    const old = await call<OpenedFinding>('findings:get', { findingId: id, revision: 2 });
     expect(old.body.conclusion).toBe('The steer lowers refusals.');
 
-    const restored = await call<FindingView>('findings:restore', { findingId: id, revision: 2 });
+    const restored = await call<OpenedFinding>('findings:restore', { findingId: id, revision: 2 });
     expect(restored.revision).toBe(4);
     expect(restored.body).toEqual(old.body);
     const outbox = harness!.service.db
@@ -191,9 +195,9 @@ describe('findings', () => {
     expect(refusal?.before?.difference).not.toBe(refusal?.after?.difference);
     expect(stale.changes.every((c) => c.comparison.startsWith('steer'))).toBe(true);
     // Looking is not refreshing: the finding still stands on its old evidence.
-    expect((await call<FindingView>('findings:get', { findingId: id })).revision).toBe(1);
+    expect((await call<OpenedFinding>('findings:get', { findingId: id })).revision).toBe(1);
 
-    const refreshed = await call<FindingView>('findings:refresh', { findingId: id });
+    const refreshed = await call<OpenedFinding>('findings:refresh', { findingId: id });
     expect(refreshed.revision).toBe(2);
     expect(refreshed.body.snapshot.reportKey).not.toBe(view.body.snapshot.reportKey);
     expect(refreshed.body.protocol).toBe(view.body.protocol);
@@ -226,7 +230,7 @@ describe('findings', () => {
       resamples: 500,
     })!;
     const pair = report.comparisons.findIndex((c) => c.candidate.condition === 'steer');
-    const pinned = await call<FindingView>('findings:pin', {
+    const pinned = await call<OpenedFinding>('findings:pin', {
       findingId: id,
       reportKey: key,
       pair,
@@ -235,7 +239,7 @@ describe('findings', () => {
     });
     expect(pinned.body.pinned[0]!.candidate!.output).toBe(HOSTILE_OUTPUT);
     const hostile = '<img src=x onerror=alert(1)>';
-    const saved = await call<FindingView>('findings:save', {
+    const saved = await call<SavedRevision>('findings:save', {
       findingId: id,
       baseRevision: pinned.revision,
       title: '<script>alert("title")</script>',
@@ -325,25 +329,27 @@ describe('findings', () => {
   it('keeps pinned evidence: an editor can annotate or drop a pin but not invent one', async () => {
     const { view } = await draft();
     const { key } = harness!.service.compare.cached({ experimentId: 'exp-test', resamples: 500 })!;
-    const pinned = await call<FindingView>('findings:pin', {
+    const pinned = await call<OpenedFinding>('findings:pin', {
       findingId: view.finding.id,
       reportKey: key,
       pair: 0,
       exampleId: 'ex-002',
     });
     const ref = pinned.body.pinned[0]!;
-    const annotated = await call<FindingView>('findings:save', {
+    const annotated = await call<SavedRevision>('findings:save', {
       findingId: view.finding.id,
       baseRevision: pinned.revision,
       body: editable(pinned, {
         pinned: [{ reportKey: key, pair: 0, exampleId: 'ex-002', note: 'Look here' }],
       }),
     });
-    expect(annotated.body.pinned).toEqual([{ ...ref, note: 'Look here' }]);
+    const reread = await call<OpenedFinding>('findings:get', { findingId: view.finding.id });
+    expect(reread.revision).toBe(annotated.revision);
+    expect(reread.body.pinned).toEqual([{ ...ref, note: 'Look here' }]);
     const invented = await callError('findings:save', {
       findingId: view.finding.id,
       baseRevision: annotated.revision,
-      body: editable(annotated, {
+      body: editable(reread, {
         pinned: [{ reportKey: key, pair: 0, exampleId: 'ex-009', note: '' }],
       }),
     });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { findingPayload } from '../../electron/core/findings/store';
-import type { FindingRow, FindingView } from '../../shared/findings';
+import type { FindingRow, OpenedFinding } from '../../shared/findings';
 import type { RequestOutput } from '../../shared/contract';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
 import { examples, mechlensRecord } from '../fixtures/formats';
@@ -69,8 +69,10 @@ describe('desktop sync to a lab server', () => {
     const findings = await labCall<FindingRow[]>(server, 'findings:list', {});
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ id: c.findingId, experimentId: 'exp-test' });
-    const finding = await labCall<FindingView>(server, 'findings:get', { findingId: c.findingId });
-    const original = await callOk<FindingView>(c.service, 'findings:get', {
+    const finding = await labCall<OpenedFinding>(server, 'findings:get', {
+      findingId: c.findingId,
+    });
+    const original = await callOk<OpenedFinding>(c.service, 'findings:get', {
       findingId: c.findingId,
     });
     expect(finding.body).toEqual(original.body);

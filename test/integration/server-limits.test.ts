@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../electron/server/http';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding, SavedRevision } from '../../shared/findings';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk, makeServer } from '../fixtures/service';
 
@@ -77,7 +77,7 @@ describe('browser host request size', () => {
       examples: examples(10, (i) => ({ refused: i % 2 === 0 })),
     });
     await harness.service.index([lib]);
-    const view = await callOk<FindingView>(harness.service, 'findings:create', {
+    const view = await callOk<OpenedFinding>(harness.service, 'findings:create', {
       experimentId: 'exp-test',
       resamples: 100,
     });
@@ -104,7 +104,7 @@ describe('browser host request size', () => {
     const answer = await post(harness.server, body);
     expect(answer).toMatchObject({ status: 200 });
     if (!('status' in answer)) return;
-    const parsed = JSON.parse(answer.body) as { ok: boolean; value: FindingView };
+    const parsed = JSON.parse(answer.body) as { ok: boolean; value: SavedRevision };
     expect(parsed.ok).toBe(true);
     expect(parsed.value.revision).toBe(view.revision + 1);
   });

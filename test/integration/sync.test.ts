@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
 import { parseRetryAfter } from '../../electron/core/sync/client';
 import { defaultSyncOptions, retryDelay } from '../../electron/core/sync/drain';
-import type { FindingView, OutboxItem, SyncStatus } from '../../shared/findings';
+import type { OpenedFinding, OutboxItem, SyncStatus } from '../../shared/findings';
 import { startCli } from '../fixtures/cli';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
@@ -114,7 +114,7 @@ describe('sync with a MechLens-compatible server', () => {
     // Nothing new: a second sync sends nothing. A saved revision is queued and sent.
     expect(await syncOnce(s)).toEqual({ state: 'finished', error: null });
     expect(s.server.received).toHaveLength(4);
-    const view = await s.call<FindingView>('findings:get', { findingId: s.findingId });
+    const view = await s.call<OpenedFinding>('findings:get', { findingId: s.findingId });
     const { snapshot: _snapshot, ...body } = view.body;
     await s.call('findings:save', {
       findingId: s.findingId,

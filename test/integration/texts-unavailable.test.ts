@@ -6,7 +6,7 @@ import { exportParquet } from '../../electron/core/export/parquet';
 import { runRecord } from '../../electron/core/sync/records';
 import { exampleKey } from '../../electron/core/texts/keys';
 import { requests, type RequestOutput } from '../../shared/contract';
-import type { FindingView } from '../../shared/findings';
+import type { OpenedFinding } from '../../shared/findings';
 import { indexAndCompare } from '../fixtures/compared';
 import { writeMechlensRun } from '../fixtures/formats';
 import { locateRunThen, longExamples, type SourceFate } from '../fixtures/located';
@@ -110,7 +110,7 @@ describe('texts whose source changed or vanished before they were archived', () 
 
   it('cannot be pinned into a finding as evidence', async () => {
     const { reportKey, paths } = await library({ cand: 'changed' });
-    const view = await call<FindingView>('findings:create', {
+    const view = await call<OpenedFinding>('findings:create', {
       experimentId: 'exp-test',
       resamples: 200,
     });
@@ -124,7 +124,7 @@ describe('texts whose source changed or vanished before they were archived', () 
     expect(error.message).toContain('run "cand"');
     expect(error.message).toContain(paths.cand!);
     expect(error.message).toMatch(/changed since it was indexed.*re-index the folder/);
-    const after = await call<FindingView>('findings:get', { findingId: view.finding.id });
+    const after = await call<OpenedFinding>('findings:get', { findingId: view.finding.id });
     expect(after.body.pinned).toEqual([]);
   });
 

@@ -17,6 +17,24 @@ function isHandedBack(value: unknown): value is { report: SavedReport } {
 /** An experiment (with an optional reference), or two chosen runs. */
 export type CompareSettings = RequestInput<'compare:start'>;
 
+/** Calls `fn` once after `ms`, unless the returned function is called first. */
+export type IdleTimer = (fn: () => void, ms: number) => () => void;
+
+/**
+ * How long compare workers outlive their last comparison. They keep its runs' tables and
+ * pairing (columns/table-cache.ts) so that another setting on the same runs is fast, a few
+ * hundred MB at a million examples: a while after the last comparison they are worth less than
+ * the memory.
+ */
+export const COMPARE_IDLE_MS = 2 * 60_000;
+
+const unrefTimer: IdleTimer = (fn, ms) => {
+  const timer = setTimeout(fn, ms);
+  // An idle wait must not keep a CLI alive.
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
 /**
  * Runs comparisons in compare workers, each of which saves its report and pair arrays on its own
  * connection in one transaction, so the service's thread only waits for the result, then drops
@@ -26,13 +44,23 @@ export type CompareSettings = RequestInput<'compare:start'>;
 export class ComparisonRunner {
   private pool: WorkerPool | null = null;
   private running = new Map<string, string>();
+  /** Comparisons in the workers now; the idle wait starts when the last one ends. */
+  private busy = 0;
+  private stopIdleWait: (() => void) | null = null;
+  private lettingGo: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
     private readonly dbPath: string,
     private readonly jobs: JobManager,
     private readonly events: EventHub,
+    private readonly idle: { ms?: number; timer?: IdleTimer } = {},
   ) {}
+
+  /** Compare workers alive now, each holding the tables of the last comparison it ran. */
+  get workers(): number {
+    return this.pool?.workers ?? 0;
+  }
 
   /** The cached report for these settings with the current runs, or null. */
   cached(settings: CompareSettings): StoredReport | null {
@@ -72,15 +100,22 @@ export class ComparisonRunner {
         announced = true;
         this.events.emit('compare:ready', { experimentId, key });
       };
-      // 'saved' comes after the commit, before old reports are dropped.
-      await this.workers().run<null>(job, {
-        signal: ctx.signal,
-        onProgress: ctx.progress,
-        onMessage: (value) => {
-          if (value === 'saved') announce();
-          else if (handBack && isHandedBack(value)) handBack(value.report);
-        },
-      });
+      this.stopIdleWait?.();
+      this.stopIdleWait = null;
+      this.busy++;
+      try {
+        // 'saved' comes after the commit, before old reports are dropped.
+        await this.compareWorkers().run<null>(job, {
+          signal: ctx.signal,
+          onProgress: ctx.progress,
+          onMessage: (value) => {
+            if (value === 'saved') announce();
+            else if (handBack && isHandedBack(value)) handBack(value.report);
+          },
+        });
+      } finally {
+        if (--this.busy === 0) this.waitIdle();
+      }
       if (ctx.signal.aborted) return;
       announce();
     });
@@ -108,7 +143,7 @@ export class ComparisonRunner {
     return report;
   }
 
-  private workers(): WorkerPool {
+  private compareWorkers(): WorkerPool {
     this.pool ??= new WorkerPool(
       workerEntry('compare'),
       Math.max(1, Math.min(2, os.availableParallelism())),
@@ -116,7 +151,29 @@ export class ComparisonRunner {
     return this.pool;
   }
 
+  private waitIdle(): void {
+    const timer = this.idle.timer ?? unrefTimer;
+    this.stopIdleWait = timer(() => {
+      this.stopIdleWait = null;
+      this.letGo();
+    }, this.idle.ms ?? COMPARE_IDLE_MS);
+  }
+
+  /**
+   * Ends the idle workers, and with them their tables, pairings and heap: clearing the tables
+   * alone would leave V8 no reason to collect them while the worker waits. The next comparison
+   * starts a worker and reads its runs again, which gives the same report.
+   */
+  private letGo(): void {
+    const pool = this.pool;
+    if (!pool || this.busy > 0) return;
+    this.pool = null;
+    this.lettingGo = Promise.all([this.lettingGo, pool.close()]).then(() => undefined);
+  }
+
   async close(): Promise<void> {
-    await this.pool?.close();
+    this.stopIdleWait?.();
+    this.stopIdleWait = null;
+    await Promise.all([this.lettingGo, this.pool?.close()]);
   }
 }

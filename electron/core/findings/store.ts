@@ -4,6 +4,7 @@ import type {
   FindingRow,
   FindingView,
   OutboxState,
+  SavedRevision,
   Snapshot,
 } from '../../../shared/findings';
 import type { Db } from '../db/open';
@@ -68,17 +69,28 @@ export function storeSnapshot(db: Db, snapshot: Snapshot): string {
   return key;
 }
 
+/** A revision's body without its snapshot, which is stored apart and named by its key. */
+export type FindingText = Omit<FindingBody, 'snapshot'>;
+
+/**
+ * A revision as it is stored. Edits, pins and restores carry the snapshot over by its key, so an
+ * autosave never parses, serialises or hashes the report (~8 MB of JSON at a million pairs).
+ */
+export interface StoredRevision {
+  text: FindingText;
+  snapshotKey: string;
+}
+
 function appendRevision(
   db: Db,
   findingId: string,
   revision: number,
-  body: FindingBody,
+  { text, snapshotKey }: StoredRevision,
   at: string,
 ): void {
-  const { snapshot, ...text } = body;
   db.prepare(
     `INSERT INTO finding_revisions (finding_id, revision, saved_at, body, snapshot_key) VALUES (?, ?, ?, ?, ?)`,
-  ).run(findingId, revision, at, JSON.stringify(text), storeSnapshot(db, snapshot));
+  ).run(findingId, revision, at, JSON.stringify(text), snapshotKey);
   enqueueFinding(db, findingId, revision, at);
 }
 
@@ -87,17 +99,18 @@ export function createFinding(
   experimentId: string,
   title: string,
   body: FindingBody,
-): FindingView {
+): SavedRevision {
   const id = randomUUID();
   const at = now();
+  const { snapshot, ...text } = body;
   db.transaction(() => {
     db.prepare(
       `INSERT INTO findings (id, experiment_id, title, created_at, updated_at, current_revision)
        VALUES (?, ?, ?, ?, ?, 1)`,
     ).run(id, experimentId, title, at, at);
-    appendRevision(db, id, 1, body, at);
+    appendRevision(db, id, 1, { text, snapshotKey: storeSnapshot(db, snapshot) }, at);
   }).immediate();
-  return getFinding(db, id);
+  return savedRevision(db, id);
 }
 
 /**
@@ -108,9 +121,9 @@ export function saveRevision(
   db: Db,
   findingId: string,
   baseRevision: number | null,
-  next: (current: FindingBody) => FindingBody,
+  next: (current: StoredRevision) => StoredRevision,
   title?: string,
-): FindingView {
+): SavedRevision {
   db.transaction(() => {
     const row = findingRow(db, findingId);
     if (baseRevision !== null && baseRevision !== row.current_revision) {
@@ -118,15 +131,57 @@ export function saveRevision(
         `This finding was saved elsewhere since revision ${baseRevision} (it is at revision ${row.current_revision}): reload it before saving.`,
       );
     }
-    const body = next(readRevision(db, findingId, row.current_revision).body);
+    const stored = next(readStoredRevision(db, findingId, row.current_revision));
     const revision = row.current_revision + 1;
     const at = now();
-    appendRevision(db, findingId, revision, body, at);
+    appendRevision(db, findingId, revision, stored, at);
     db.prepare(
       `UPDATE findings SET current_revision = ?, updated_at = ?, title = COALESCE(?, title) WHERE id = ?`,
     ).run(revision, at, title ?? null, findingId);
   }).immediate();
-  return getFinding(db, findingId);
+  return savedRevision(db, findingId);
+}
+
+/** A revision with its snapshot's key in place of the snapshot (the current one by default). */
+export function readRevisionText(
+  db: Db,
+  findingId: string,
+  revision?: number,
+): { finding: FindingRow; revision: number; savedAt: string; stored: StoredRevision } {
+  const row = findingRow(db, findingId);
+  const number = revision ?? row.current_revision;
+  const text = db
+    .prepare(
+      `SELECT saved_at, body, snapshot_key FROM finding_revisions WHERE finding_id = ? AND revision = ?`,
+    )
+    .get(findingId, number) as
+    Pick<RevisionDbRow, 'saved_at' | 'body' | 'snapshot_key'> | undefined;
+  if (!text) throw new NotFoundError(`Finding "${findingId}" has no revision ${number}.`);
+  return {
+    finding: toRow(row),
+    revision: number,
+    savedAt: text.saved_at,
+    stored: { text: JSON.parse(text.body) as FindingText, snapshotKey: text.snapshot_key },
+  };
+}
+
+export function readSnapshot(db: Db, key: string): Snapshot {
+  const json = db
+    .prepare(`SELECT snapshot FROM finding_snapshots WHERE key = ?`)
+    .pluck()
+    .get(key) as string | undefined;
+  if (json === undefined) throw new NotFoundError(`There is no finding snapshot "${key}".`);
+  return JSON.parse(json) as Snapshot;
+}
+
+export function readStoredRevision(db: Db, findingId: string, revision: number): StoredRevision {
+  const row = db
+    .prepare(
+      `SELECT body, snapshot_key FROM finding_revisions WHERE finding_id = ? AND revision = ?`,
+    )
+    .get(findingId, revision) as Pick<RevisionDbRow, 'body' | 'snapshot_key'> | undefined;
+  if (!row) throw new NotFoundError(`Finding "${findingId}" has no revision ${revision}.`);
+  return { text: JSON.parse(row.body) as FindingText, snapshotKey: row.snapshot_key };
 }
 
 function readRevision(
@@ -141,11 +196,20 @@ function readRevision(
     )
     .get(findingId, revision) as RevisionDbRow | undefined;
   if (!row) throw new NotFoundError(`Finding "${findingId}" has no revision ${revision}.`);
-  const text = JSON.parse(row.body) as Omit<FindingBody, 'snapshot'>;
+  const text = JSON.parse(row.body) as FindingText;
   return {
     savedAt: row.saved_at,
     body: { ...text, snapshot: JSON.parse(row.snapshot) as Snapshot },
   };
+}
+
+/** The finding's row and its current revision, without reading the revision's body. */
+export function savedRevision(db: Db, findingId: string): SavedRevision {
+  const row = findingRow(db, findingId);
+  const { saved_at } = db
+    .prepare(`SELECT saved_at FROM finding_revisions WHERE finding_id = ? AND revision = ?`)
+    .get(findingId, row.current_revision) as { saved_at: string };
+  return { finding: toRow(row), revision: row.current_revision, savedAt: saved_at };
 }
 
 export function getFinding(db: Db, findingId: string, revision?: number): FindingView {

@@ -1,26 +1,21 @@
-import type { Pin, Snapshot } from '../../../shared/findings';
-import { comparisonView } from '../../../shared/report-view';
-import { count } from '../../format';
+import type { Pin, SnapshotView } from '../../../shared/findings';
+import { snapshotLine } from './evidenceLine';
 import { WordDiff } from '../examples/WordDiff';
 import { MetricsTable } from '../comparison/MetricsTable';
 import { ReproductionTable } from '../comparison/ReproductionTable';
 
 /** The frozen numbers the finding cites: never recomputed here, only refreshed on request. */
-export function Evidence({ snapshot }: { snapshot: Snapshot }) {
+export function Evidence({ snapshot }: { snapshot: SnapshotView }) {
   const report = snapshot.report;
   return (
     <div className="evidence">
-      <p className="muted small">
-        Snapshot of {snapshot.runs.length} runs taken{' '}
-        {snapshot.reportCreatedAt.replace('T', ' ').slice(0, 19)} · {snapshot.bootstrap.method},{' '}
-        {count(snapshot.bootstrap.resamples)} resamples · reference {snapshot.settings.reference}
-      </p>
+      <p className="muted small">{snapshotLine(snapshot)}</p>
       {report.comparisons.map((c) => (
         <section key={`${c.candidate.condition}-${c.reference.condition}`} className="card">
           <h4>
             {c.candidate.condition} <span className="muted">vs</span> {c.reference.condition}
           </h4>
-          <MetricsTable comparison={comparisonView(c)} noise={report.noise_floor} />
+          <MetricsTable comparison={c} noise={report.noise_floor} />
         </section>
       ))}
       {report.reproduction ? (

@@ -1,6 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
-import type { EditableBody, FindingView, Pin } from '../../../shared/findings';
+import type {
+  EditableBody,
+  FindingRow,
+  OpenedFinding,
+  Pin,
+  SavedRevision,
+} from '../../../shared/findings';
 import { request } from '../../api';
 import { downloadText, interval, signed } from '../../format';
 import { useApp } from '../../store';
@@ -48,13 +54,19 @@ function StaleBanner({ staleness, onRefresh }: { staleness: Staleness; onRefresh
   );
 }
 
-/** Whether the runs the finding cites changed, asked again after each saved revision. */
-function useStaleness(findingId: string, revision: number): Staleness | null {
+/**
+ * Whether the runs the finding cites changed: asked when the finding is loaded and after each
+ * index pass, the only times the answer can change. A save carries the evidence over, so asking
+ * after each autosave would read the snapshot and the current report (~16 MB of JSON at a
+ * million pairs) for the same answer.
+ */
+function useStaleness(findingId: string): Staleness | null {
   const ask = useRequest();
+  const library = useApp((s) => s.summary);
   const [staleness, setStaleness] = useState<Staleness | null>(null);
   useEffect(() => {
     ask('findings:staleness', { findingId }, setStaleness);
-  }, [ask, findingId, revision]);
+  }, [ask, findingId, library]);
   return staleness;
 }
 
@@ -173,14 +185,32 @@ function PinnedSection({
   );
 }
 
-function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
-  const [latest, setLatest] = useState(view);
-  const onSaved = useCallback((v: FindingView) => setLatest(v), []);
+/**
+ * The evidence and the pinned texts are those loaded: a save carries them over (it can only drop
+ * a pin or change its note, which the draft shows), so it answers with its revision alone.
+ */
+function Editor({
+  view,
+  onReload,
+  onSaved: savedRow,
+}: {
+  view: OpenedFinding;
+  onReload(): void;
+  onSaved(row: FindingRow): void;
+}) {
+  const [revision, setRevision] = useState(view.revision);
+  const onSaved = useCallback(
+    (saved: SavedRevision) => {
+      setRevision(saved.revision);
+      savedRow(saved.finding);
+    },
+    [savedRow],
+  );
   const { draft, title, state, error, update, rename } = useAutosave(view, onSaved);
   const toast = useApp((s) => s.toast);
   const { readOnly } = useReadOnly();
   const findingId = view.finding.id;
-  const staleness = useStaleness(findingId, latest.revision);
+  const staleness = useStaleness(findingId);
   const refresh = async () => {
     try {
       await request('findings:refresh', { findingId });
@@ -197,7 +227,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           title={title}
           onRename={rename}
           state={state}
-          revision={latest.revision}
+          revision={revision}
           onReload={onReload}
         />
         {error && state === 'error' ? <p className="status-differs small">{error}</p> : null}
@@ -213,7 +243,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           <StatementFields draft={draft} update={update} />
           <section>
             <h3>Evidence</h3>
-            <Evidence snapshot={latest.body.snapshot} />
+            <Evidence snapshot={view.body.snapshot} />
           </section>
           <section>
             <h3>Limitations</h3>
@@ -222,7 +252,7 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
               onChange={(limitations) => update({ limitations })}
             />
           </section>
-          <PinnedSection saved={latest.body.pinned} draft={draft} update={update} />
+          <PinnedSection saved={view.body.pinned} draft={draft} update={update} />
           <label className="field">
             <span>Conclusion — yours alone; Pairwise never writes it</span>
             <textarea
@@ -235,27 +265,38 @@ function Editor({ view, onReload }: { view: FindingView; onReload(): void }) {
           </label>
         </fieldset>
       </article>
-      <History findingId={findingId} current={latest.revision} onRestored={onReload} />
+      <History findingId={findingId} current={revision} onRestored={onReload} />
     </div>
   );
 }
 
-/** Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh). */
-export function FindingEditor({ findingId }: { findingId: string }) {
-  const [view, setView] = useState<FindingView | null>(null);
+/**
+ * Loads a finding and keeps the editor mounted per loaded revision (a reload starts afresh).
+ * `onRow` hears the finding's row as each load and save leaves it (title, revision, sync state).
+ */
+export function FindingEditor({
+  findingId,
+  onRow,
+}: {
+  findingId: string;
+  onRow(row: FindingRow): void;
+}) {
+  const [view, setView] = useState<OpenedFinding | null>(null);
   const [reloads, setReloads] = useState(0);
   const toast = useApp((s) => s.toast);
   useEffect(() => {
     let live = true;
     request('findings:get', { findingId })
       .then((v) => {
-        if (live) setView(v);
+        if (!live) return;
+        setView(v);
+        onRow(v.finding);
       })
       .catch((e: Error) => toast('error', e.message));
     return () => {
       live = false;
     };
-  }, [findingId, reloads, toast]);
+  }, [findingId, reloads, toast, onRow]);
   if (!view || view.finding.id !== findingId)
     return <p className="muted pad">Loading the finding…</p>;
   return (
@@ -263,6 +304,7 @@ export function FindingEditor({ findingId }: { findingId: string }) {
       key={`${view.finding.id}-${view.revision}-${reloads}`}
       view={view}
       onReload={() => setReloads((n) => n + 1)}
+      onSaved={onRow}
     />
   );
 }

@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { FindingRow } from '../../../shared/findings';
 import { request } from '../../api';
 import { useApp } from '../../store';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { FindingEditor } from './FindingEditor';
+import { withLatestRow } from './findingRows';
 import { useRequest } from '../../useRequest';
 import { useReadOnly } from '../../useReadOnly';
 
@@ -85,7 +86,9 @@ export function FindingsView() {
   const experimentId = useApp((s) => s.experimentId);
   const runPair = useApp((s) => s.runPair);
   const findingId = useApp((s) => s.findingId);
-  const rows = useFindingRows(experimentId, findingId);
+  const [latest, setLatest] = useState<FindingRow | null>(null);
+  const onRow = useCallback((row: FindingRow) => setLatest(row), []);
+  const rows = withLatestRow(useFindingRows(experimentId, findingId), latest);
   const { creating, create } = useCreateFinding(experimentId);
   const { readOnly, locked } = useReadOnly();
 
@@ -115,7 +118,7 @@ export function FindingsView() {
         </button>
       </header>
       {current ? (
-        <FindingEditor findingId={current} />
+        <FindingEditor findingId={current} onRow={onRow} />
       ) : (
         <NoFindingYet creating={creating} onCreate={() => void create()} />
       )}

@@ -1,5 +1,5 @@
 import { diffWordsWithSpace, type ChangeObject } from 'diff';
-import type { FindingBody } from '../../../shared/findings';
+import type { OpenedBody } from '../../../shared/findings';
 
 /** One part of a finding that changed between two revisions, ready to show. */
 export type RevisionChange =
@@ -22,19 +22,19 @@ function listChange(label: string, before: string[], after: string[]): RevisionC
 }
 
 /** Limitations as a reader sees them: only the kept ones count, each with its status. */
-function limitations(body: FindingBody): string[] {
+function limitations(body: OpenedBody): string[] {
   return body.limitations
     .filter((l) => l.status === 'accepted' || l.status === 'edited')
     .map((l) => l.text);
 }
 
-function pins(body: FindingBody): string[] {
+function pins(body: OpenedBody): string[] {
   return body.pinned.map((p) =>
     [p.exampleId, p.candidate?.condition, p.note].filter(Boolean).join(' · '),
   );
 }
 
-function evidence(body: FindingBody): string[] {
+function evidence(body: OpenedBody): string[] {
   const s = body.snapshot;
   return [
     `comparison of ${s.reportCreatedAt.replace('T', ' ').slice(0, 19)} (reference ${s.settings.reference})`,
@@ -46,7 +46,7 @@ function evidence(body: FindingBody): string[] {
  * lists (limitations kept, pinned examples, the evidence the finding cites). Unchanged fields
  * are left out, so a one-word edit reads as one word.
  */
-export function revisionChanges(before: FindingBody, after: FindingBody): RevisionChange[] {
+export function revisionChanges(before: OpenedBody, after: OpenedBody): RevisionChange[] {
   const changes: RevisionChange[] = [];
   for (const [field, label] of textFields) {
     if (before[field] === after[field]) continue;
@@ -65,7 +65,7 @@ export function revisionChanges(before: FindingBody, after: FindingBody): Revisi
  * What the first revision is shown against: a finding with nothing written yet, on the same
  * evidence, so its changes are everything the researcher wrote and not the snapshot.
  */
-export function blankBefore(first: FindingBody): FindingBody {
+export function blankBefore(first: OpenedBody): OpenedBody {
   return {
     ...first,
     question: '',

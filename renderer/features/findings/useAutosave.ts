@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { editableBody, type EditableBody, type FindingView } from '../../../shared/findings';
+import {
+  editableBody,
+  type EditableBody,
+  type OpenedFinding,
+  type SavedRevision,
+} from '../../../shared/findings';
 import { request, RequestError } from '../../api';
 
 /** How long a failed save waits before trying again on its own. */
@@ -13,7 +18,7 @@ export type SaveState = 'saved' | 'editing' | 'saving' | 'conflict' | 'error';
  * started from. A save that finds a newer revision stops with "conflict" instead of overwriting it;
  * any other failure is retried every few seconds until it goes through.
  */
-export function useAutosave(initial: FindingView, onSaved: (view: FindingView) => void) {
+export function useAutosave(initial: OpenedFinding, onSaved: (saved: SavedRevision) => void) {
   const [draft, setDraft] = useState<EditableBody>(() => editableBody(initial));
   const [title, setTitle] = useState(initial.finding.title);
   const [state, setState] = useState<SaveState>('saved');
@@ -28,15 +33,15 @@ export function useAutosave(initial: FindingView, onSaved: (view: FindingView) =
     timer.current = null;
     setState('saving');
     try {
-      const view = await request('findings:save', {
+      const saved = await request('findings:save', {
         findingId: initial.finding.id,
         baseRevision: base.current,
         title: latest.current.title,
         body: latest.current.draft,
       });
-      base.current = view.revision;
+      base.current = saved.revision;
       setState(timer.current ? 'editing' : 'saved');
-      onSaved(view);
+      onSaved(saved);
     } catch (e) {
       const conflict = e instanceof RequestError && e.code === 'conflict';
       const refused = e instanceof RequestError && e.code === 'forbidden';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FindingBody } from '../../../shared/findings';
+import type { OpenedBody } from '../../../shared/findings';
 import { blankBefore, revisionChanges } from '../../../renderer/features/findings/revisionDiff';
 
-function body(patch: Partial<FindingBody> = {}): FindingBody {
+function body(patch: Partial<OpenedBody> = {}): OpenedBody {
   return {
     question: 'Does steering feature 4521 lower refusals?',
     claim: 'It lowers refusals.',
@@ -19,7 +19,7 @@ function body(patch: Partial<FindingBody> = {}): FindingBody {
       settings: { experimentId: 'exp', reference: 'reference', resamples: 200 },
       runs: [],
       bootstrap: { resamples: 200, method: 'percentile' },
-      report: {} as FindingBody['snapshot']['report'],
+      report: {} as OpenedBody['snapshot']['report'],
     },
     ...patch,
   };

@@ -17,4 +17,10 @@ describe('the stylesheet', () => {
     const onTitle = selectors(fs.readFileSync(STYLES, 'utf8')).filter((s) => /\[title\b/.test(s));
     expect(onTitle).toEqual([]);
   });
+
+  it('lets a limitation’s box grow to its text, which a guessed number of rows cut off at 1024 px', () => {
+    const css = fs.readFileSync(STYLES, 'utf8');
+    const rule = /\.limitation textarea \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    expect(rule).toMatch(/field-sizing:\s*content/);
+  });
 });
