@@ -111,6 +111,40 @@ describe('large MechLens files, read in batches', () => {
     expect(run.warnings).toMatch(/Unicode normalization/);
   });
 
+  it('refuse a late example nested past the depth limit, as the whole-file path does', async () => {
+    const s = scratch();
+    // The run object is level 1, `examples` 2, an example 3 and its fields 4: `levels` arrays
+    // inside the fields reach level 4 + levels.
+    const nestedAt = (levels: number): ExampleSpec => ({
+      id: 'deep',
+      input: 'q',
+      output: 'a',
+      fields: { deep: JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as [] },
+    });
+    for (const [levels, outcome] of [
+      [508, { status: 'imported', examples: 35 }],
+      [509, { status: 'failed', message: expect.stringMatching(/nested more than 512 levels/) }],
+    ] as const) {
+      const examples = [...tricky, nestedAt(levels)];
+      const file = runFile(
+        s.dir,
+        JSON.stringify(mechlensRecord({ examples })),
+        `run-${levels}.json`,
+      );
+      const whole = s.db(`whole-${levels}`);
+      const streamed = s.db(`streamed-${levels}`);
+      const wholeResult = await index(whole, file, WHOLE);
+      const streamedResult = await index(streamed, file, STREAMED);
+      expect(wholeResult).toMatchObject(outcome);
+      expect(streamedResult).toMatchObject(outcome);
+      if (outcome.status === 'imported') expect(stored(streamed)).toEqual(stored(whole));
+      else
+        expect(streamedResult).toMatchObject({
+          message: (wholeResult as { message: string }).message,
+        });
+    }
+  });
+
   it('cut their texts into the same blocks as the whole-file path, across batch edges', async () => {
     const s = scratch();
     // Two whole blocks and a partial one, in batches of some 40 examples that straddle them.

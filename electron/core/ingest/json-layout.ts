@@ -14,6 +14,11 @@ export interface JsonLayout {
   members: { key: string; valueStart: number; valueEnd: number }[];
   /** The streamed array (the last member with that key, as JSON.parse keeps the last). */
   array: ArrayLayout | null;
+  /**
+   * How deep the document nests, the top-level object being 1: each bracket the scan passes
+   * outside a string opens or closes a level, as it does for JSON.parse on any part it accepts.
+   */
+  maxDepth: number;
 }
 
 export interface ArrayLayout {
@@ -52,7 +57,7 @@ export function scanJsonObject(
   batchBytes: number,
 ): JsonLayout | null {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  const layout: JsonLayout = { members: [], array: null };
+  const layout: JsonLayout = { members: [], array: null, maxDepth: 0 };
   let state: State = 'start';
   let depth = 0;
   let inString = false;
@@ -117,7 +122,7 @@ export function scanJsonObject(
           continue;
         }
         if (byte !== 0x7b) return null;
-        depth = 1;
+        depth = layout.maxDepth = 1;
         state = 'key';
         continue;
       }
@@ -166,7 +171,7 @@ export function scanJsonObject(
       if (byte === QUOTE) {
         inString = true;
       } else if (byte === 0x7b || byte === 0x5b) {
-        depth++;
+        if (++depth > layout.maxDepth) layout.maxDepth = depth;
       } else if (byte === 0x7d || byte === 0x5d) {
         depth--;
         if (depth === 1 && streaming) {

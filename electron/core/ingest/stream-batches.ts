@@ -17,8 +17,11 @@ export function decode(bytes: Uint8Array, fd: number, offset: number): string {
   }
 }
 
-/** JSON.parse of part of the file, its errors placed in the file rather than in the part. */
-export function parsePart(text: string, fd: number, offset: number): unknown {
+/**
+ * JSON.parse of part of the file, its errors placed in the file rather than in the part.
+ * `nesting` false skips the depth check, for a file whose layout scan found it shallow enough.
+ */
+export function parsePart(text: string, fd: number, offset: number, nesting = true): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -27,7 +30,7 @@ export function parsePart(text: string, fd: number, offset: number): unknown {
     throw new ImportProblem(`near ${where}: ${explainJsonError(text, error, 1, false)}`);
   }
   // Depth as in the whole document, where this part sits inside the run object.
-  if (value !== null && typeof value === 'object') checkDepth([value]);
+  if (nesting && value !== null && typeof value === 'object') checkDepth([value]);
   return value;
 }
 
@@ -57,10 +60,15 @@ export class BatchReader {
   private readonly locator: TextLocator | null;
   readonly normalization = new NormalizationCheck();
 
+  /**
+   * `nesting` false when the file's layout scan found it no deeper than JSON.parse's results
+   * may be (MAX_JSON_DEPTH): then no batch is walked for its depth.
+   */
   constructor(
     private readonly fd: number,
     private readonly batches: ArrayLayout['batches'],
     stamp: SourceStamp | null = null,
+    private readonly nesting = true,
   ) {
     this.builders = new RunBuilders(stamp);
     this.locator = stamp ? new TextLocator() : null;
@@ -76,7 +84,7 @@ export class BatchReader {
     this.index++;
     const bytes = readRange(this.fd, batch.start, batch.end);
     const text = decode(bytes, this.fd, batch.start);
-    const raw = parsePart(`[${text}]`, this.fd, batch.start) as unknown[];
+    const raw = parsePart(`[${text}]`, this.fd, batch.start, this.nesting) as unknown[];
     const examples = readExampleBatch(raw, batch.first, this.seen);
     cleanExampleBatch(examples, this.seen, this.cleaned);
     this.normalization.add(examples);

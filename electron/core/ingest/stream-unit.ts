@@ -8,9 +8,9 @@ import { statUnit, type UnitStat } from './identity';
 import { importerVersions } from './importers';
 import { isInspectJsonLog } from './importers/inspect';
 import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './importers/mechlens';
-import { readRange, scanJsonObject, type ArrayLayout } from './json-layout';
+import { readRange, scanJsonObject, type ArrayLayout, type JsonLayout } from './json-layout';
 import { cleanRunFields, MAX_EXAMPLES_PER_RUN, tooManyExamples } from './limits';
-import { DEFAULT_MAX_BYTES } from './read';
+import { DEFAULT_MAX_BYTES, MAX_JSON_DEPTH } from './read';
 import { RunColumnsBuilder } from '../columns/encode';
 import { isLocatable } from './locate-runs';
 import { BatchReader, decode, parsePart, type ParsedBatch } from './stream-batches';
@@ -66,11 +66,11 @@ export type StreamedUnit =
   | { status: 'failed'; stat: UnitStat; sha256: string | null; message: string };
 
 /** The run's top-level keys other than `examples`, as JSON.parse of the whole file gives them. */
-function readHeader(fd: number, members: { key: string; valueStart: number; valueEnd: number }[]) {
+function readHeader(fd: number, { members, maxDepth }: JsonLayout) {
   return Object.fromEntries(
     members.map(({ key, valueStart, valueEnd }) => {
       const text = decode(readRange(fd, valueStart, valueEnd), fd, valueStart);
-      return [key, parsePart(text, fd, valueStart)];
+      return [key, parsePart(text, fd, valueStart, maxDepth > MAX_JSON_DEPTH)];
     }),
   ) as Record<string, unknown>;
 }
@@ -78,6 +78,8 @@ function readHeader(fd: number, members: { key: string; valueStart: number; valu
 interface Plan {
   run: ImportedRun;
   array: ArrayLayout;
+  /** Whether parsed parts must be checked for their depth (the file nests too deep somewhere). */
+  nesting: boolean;
 }
 
 /** Null when the file is not a MechLens record with an examples list: the whole-file path's. */
@@ -94,13 +96,13 @@ function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number):
   if (!layout?.array) return null;
   const headerBytes = layout.members.reduce((sum, m) => sum + m.valueEnd - m.valueStart, 0);
   if (headerBytes > MAX_HEADER_BYTES) return null;
-  const header = readHeader(fd, layout.members);
+  const header = readHeader(fd, layout);
   header.examples = [];
   if (isInspectJsonLog(header) || !isMechlensRecord(header, unit.path)) return null;
   if (layout.array.elements > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(layout.array.elements);
   const run = importMechlens(header, { path: unit.path, mtimeMs: stat.mtimeMs });
   cleanRunFields(run);
-  return { run, array: layout.array };
+  return { run, array: layout.array, nesting: layout.maxDepth > MAX_JSON_DEPTH };
 }
 
 /**
@@ -237,7 +239,7 @@ export async function streamUnit(
     if (!planned) return null;
     sha256 = await sha256Files(unit.files, signal);
     const stamp = isLocatable(unit) ? { path: unit.path, ...stat } : null;
-    const reader = new BatchReader(fd, planned.array.batches, stamp);
+    const reader = new BatchReader(fd, planned.array.batches, stamp, planned.nesting);
     try {
       const ahead = stamp
         ? await readBeforeLocking(reader, begin, signal)
