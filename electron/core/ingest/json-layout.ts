@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { formatCount } from '../../../shared/format';
 import { ImportProblem } from './types';
@@ -55,6 +56,8 @@ export function scanJsonObject(
   size: number,
   arrayKey: string,
   batchBytes: number,
+  /** Fed every byte of the file in order, so that it need not be read again for its hash. */
+  hash?: Hash,
 ): JsonLayout | null {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   const layout: JsonLayout = { members: [], array: null, maxDepth: 0 };
@@ -86,6 +89,7 @@ export function scanJsonObject(
     const length = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - base), base);
     if (length === 0) break;
     const bytes = chunk.subarray(0, length);
+    hash?.update(bytes);
     let i = 0;
     while (i < length) {
       if (inString) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import type { ImportedRun } from '../../../shared/model';
 import { CancelledError } from '../jobs/protocol';
-import { sha256Files } from './hash';
+import { sha256Files, sha256OfFile } from './hash';
 import { statUnit, type UnitStat } from './identity';
 import { importerVersions } from './importers';
 import { isInspectJsonLog } from './importers/inspect';
@@ -78,6 +78,8 @@ function readHeader(fd: number, { members, maxDepth }: JsonLayout) {
 interface Plan {
   run: ImportedRun;
   array: ArrayLayout;
+  /** The unit's SHA-256 from the bytes the layout scan read, when the unit is that one file. */
+  sha256: string | null;
   /** Whether parsed parts must be checked for their depth (the file nests too deep somewhere). */
   nesting: boolean;
 }
@@ -85,9 +87,11 @@ interface Plan {
 /** Null when the file is not a MechLens record with an examples list: the whole-file path's. */
 function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number): Plan | null {
   const runsDir = MECHLENS_RUNS_DIR.test(unit.path);
+  const alone = unit.files.length === 1 && unit.files[0] === unit.path;
+  const hash = alone ? sha256OfFile(unit.path) : undefined;
   let layout;
   try {
-    layout = scanJsonObject(fd, stat.size, 'examples', batchBytes);
+    layout = scanJsonObject(fd, stat.size, 'examples', batchBytes, hash);
   } catch (error) {
     // Outside a runs folder a broken file may be something else: the whole-file path decides.
     if (error instanceof ImportProblem && !runsDir) return null;
@@ -102,7 +106,8 @@ function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number):
   if (layout.array.elements > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(layout.array.elements);
   const run = importMechlens(header, { path: unit.path, mtimeMs: stat.mtimeMs });
   cleanRunFields(run);
-  return { run, array: layout.array, nesting: layout.maxDepth > MAX_JSON_DEPTH };
+  const nesting = layout.maxDepth > MAX_JSON_DEPTH;
+  return { run, array: layout.array, sha256: hash?.digest('hex') ?? null, nesting };
 }
 
 /**
@@ -237,7 +242,7 @@ export async function streamUnit(
       return { status: 'failed', stat, sha256, message: error.message };
     }
     if (!planned) return null;
-    sha256 = await sha256Files(unit.files, signal);
+    sha256 = planned.sha256 ?? (await sha256Files(unit.files, signal));
     const stamp = isLocatable(unit) ? { path: unit.path, ...stat } : null;
     const reader = new BatchReader(fd, planned.array.batches, stamp, planned.nesting);
     try {
