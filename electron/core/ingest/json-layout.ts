@@ -217,13 +217,23 @@ function parseKey(bytes: Buffer, invalid: () => never): string {
 /** The raw text of a byte range of the file (a member's key or value). */
 export function readRange(fd: number, start: number, end: number): Buffer {
   const buffer = Buffer.allocUnsafe(end - start);
-  let done = 0;
-  while (done < buffer.length) {
-    const n = fs.readSync(fd, buffer, done, buffer.length - done, start + done);
+  readRangeInto(fd, start, end, buffer, 0);
+  return buffer;
+}
+
+/** Reads a byte range of the file into `buffer` from `at` on. */
+export function readRangeInto(
+  fd: number,
+  start: number,
+  end: number,
+  buffer: Buffer,
+  at: number,
+): void {
+  for (let done = 0; done < end - start;) {
+    const n = fs.readSync(fd, buffer, at + done, end - start - done, start + done);
     if (n === 0) throw new ImportProblem('the file became shorter while it was being read');
     done += n;
   }
-  return buffer;
 }
 
 /** "line 12, column 5" for a byte offset, counted on demand (only ever for an error). */
