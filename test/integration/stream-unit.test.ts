@@ -266,6 +266,25 @@ describe('large MechLens files, read in batches', () => {
     expect(source.status).toBe('failed');
   });
 
+  it('refuse bytes that are not UTF-8 in a late batch, placed at that batch', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const bytes = Buffer.from(text);
+    const at = bytes.indexOf('answer 27');
+    bytes[at] = 0xff;
+    const file = runFile(s.dir, '');
+    fs.writeFileSync(file, bytes);
+    const result = await index(s.db('p'), file, STREAMED);
+    // Placed where its batch starts: within the few lines before the byte.
+    const line = text.slice(0, at).split('\n').length;
+    const [, placed] = /^line (\d+), column \d+: not valid UTF-8 text$/.exec(
+      (result as { message?: string }).message ?? '',
+    ) ?? [null, '0'];
+    expect(result.status).toBe('failed');
+    expect(Number(placed)).toBeGreaterThan(line - 16);
+    expect(Number(placed)).toBeLessThanOrEqual(line);
+  });
+
   it('stop at a cancel between batches, leaving the file as it was indexed before', async () => {
     const s = scratch();
     const file = runFile(s.dir, JSON.stringify(mechlensRecord({ examples: tricky })));
