@@ -111,6 +111,18 @@ describe('large MechLens files, read in batches', () => {
     expect(run.warnings).toMatch(/Unicode normalization/);
   });
 
+  it('store the same source hash for a run file outside a runs folder', async () => {
+    const s = scratch();
+    const file = path.join(s.dir, 'lib', 'exported', 'run.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(mechlensRecord({ examples: tricky })));
+    const whole = s.db('whole');
+    const streamed = s.db('streamed');
+    expect(await index(whole, file, WHOLE)).toMatchObject({ status: 'imported', examples: 34 });
+    expect(await index(streamed, file, STREAMED)).toMatchObject({ status: 'imported' });
+    expect(stored(streamed)).toEqual(stored(whole));
+  });
+
   it('refuse a late example nested past the depth limit, as the whole-file path does', async () => {
     const s = scratch();
     // The run object is level 1, `examples` 2, an example 3 and its fields 4: `levels` arrays

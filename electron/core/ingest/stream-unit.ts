@@ -78,7 +78,7 @@ function readHeader(fd: number, { members, maxDepth }: JsonLayout) {
 interface Plan {
   run: ImportedRun;
   array: ArrayLayout;
-  /** The unit's SHA-256 from the bytes the layout scan read, when the unit is that one file. */
+  /** The unit's SHA-256 from the bytes the layout scan read, when it was taken there. */
   sha256: string | null;
   /** Whether parsed parts must be checked for their depth (the file nests too deep somewhere). */
   nesting: boolean;
@@ -87,8 +87,10 @@ interface Plan {
 /** Null when the file is not a MechLens record with an examples list: the whole-file path's. */
 function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number): Plan | null {
   const runsDir = MECHLENS_RUNS_DIR.test(unit.path);
+  // Hashed as it is scanned only where it is almost surely a run file: elsewhere a large JSON
+  // file may be another format's (an Inspect log), read again whole, and hashed there.
   const alone = unit.files.length === 1 && unit.files[0] === unit.path;
-  const hash = alone ? sha256OfFile(unit.path) : undefined;
+  const hash = runsDir && alone ? sha256OfFile(unit.path) : undefined;
   let layout;
   try {
     layout = scanJsonObject(fd, stat.size, 'examples', batchBytes, hash);
