@@ -89,7 +89,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
       result: `${mb(peak)} (100 ms samples: ${mb(index.peakRss.sampled)}, kernel VmHWM: ${index.peakRss.kernel === null ? 'n/a' : mb(index.peakRss.kernel)})`,
       target: rssTarget ? '< 1 GB' : '',
       met: rssTarget ? met(peak < 1e9) : '',
-      why: 'each index worker holds the unit it is parsing (a whole file under 64 MiB, 4 MB batches of examples above) and V8 lets worker heaps grow well past what is live before collecting.',
+      why: 'each index worker holds the unit it is parsing (a whole file under 64 MiB, 1 MB batches of examples above) and V8 lets worker heaps grow well past what is live before collecting.',
     });
     if (index.searchReadySeconds !== undefined)
       rows.push({

@@ -4,7 +4,7 @@
  *
  *   npx tsx test/bench/texts-located.ts [examples] [--real DIR]
  *
- * Prints MB/s of the source for the locator (whole file, and in the 4 MB batches a large file
+ * Prints MB/s of the source for the locator (whole file, and in the 1 MB batches a large file
  * is read in), the bytes a block takes located and as JSON, MB/s of texts read back from
  * located blocks, and MB/s of texts the archive rewrites as sections.
  */
@@ -45,7 +45,7 @@ function rate(bytes: number, seconds: number): string {
 function locateInBatches(file: string, examples: ImportedExample[]): LocatedTexts[] {
   const fd = fs.openSync(file, 'r');
   try {
-    const layout = scanJsonObject(fd, fs.fstatSync(fd).size, 'examples', 4 * 1024 ** 2);
+    const layout = scanJsonObject(fd, fs.fstatSync(fd).size, 'examples', 1024 ** 2);
     const locator = new TextLocator();
     const found: LocatedTexts[] = [];
     const batches = layout!.array!.batches;
@@ -85,7 +85,7 @@ async function generated(count: number, root: string): Promise<void> {
   const [found, wholeSeconds] = timed(() => new TextLocator().locate(whole, 0, examples));
   console.log(`locate, whole file:      ${rate(size, wholeSeconds)}`);
   const [, batchSeconds] = timed(() => locateInBatches(file, examples));
-  console.log(`locate, 4 MB batches:    ${rate(size, batchSeconds)}`);
+  console.log(`locate, 1 MB batches:    ${rate(size, batchSeconds)}`);
   const located = found.reduce((n, f) => n + (f.input ? 1 : 0) + (f.output ? 1 : 0), 0);
   console.log(`texts located: ${located} of ${examples.length * 2}`);
 

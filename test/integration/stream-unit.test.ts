@@ -111,6 +111,52 @@ describe('large MechLens files, read in batches', () => {
     expect(run.warnings).toMatch(/Unicode normalization/);
   });
 
+  it('store the same source hash for a run file outside a runs folder', async () => {
+    const s = scratch();
+    const file = path.join(s.dir, 'lib', 'exported', 'run.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(mechlensRecord({ examples: tricky })));
+    const whole = s.db('whole');
+    const streamed = s.db('streamed');
+    expect(await index(whole, file, WHOLE)).toMatchObject({ status: 'imported', examples: 34 });
+    expect(await index(streamed, file, STREAMED)).toMatchObject({ status: 'imported' });
+    expect(stored(streamed)).toEqual(stored(whole));
+  });
+
+  it('refuse a late example nested past the depth limit, as the whole-file path does', async () => {
+    const s = scratch();
+    // The run object is level 1, `examples` 2, an example 3 and its fields 4: `levels` arrays
+    // inside the fields reach level 4 + levels.
+    const nestedAt = (levels: number): ExampleSpec => ({
+      id: 'deep',
+      input: 'q',
+      output: 'a',
+      fields: { deep: JSON.parse('['.repeat(levels) + ']'.repeat(levels)) as [] },
+    });
+    for (const [levels, outcome] of [
+      [508, { status: 'imported', examples: 35 }],
+      [509, { status: 'failed', message: expect.stringMatching(/nested more than 512 levels/) }],
+    ] as const) {
+      const examples = [...tricky, nestedAt(levels)];
+      const file = runFile(
+        s.dir,
+        JSON.stringify(mechlensRecord({ examples })),
+        `run-${levels}.json`,
+      );
+      const whole = s.db(`whole-${levels}`);
+      const streamed = s.db(`streamed-${levels}`);
+      const wholeResult = await index(whole, file, WHOLE);
+      const streamedResult = await index(streamed, file, STREAMED);
+      expect(wholeResult).toMatchObject(outcome);
+      expect(streamedResult).toMatchObject(outcome);
+      if (outcome.status === 'imported') expect(stored(streamed)).toEqual(stored(whole));
+      else
+        expect(streamedResult).toMatchObject({
+          message: (wholeResult as { message: string }).message,
+        });
+    }
+  });
+
   it('cut their texts into the same blocks as the whole-file path, across batch edges', async () => {
     const s = scratch();
     // Two whole blocks and a partial one, in batches of some 40 examples that straddle them.
@@ -230,6 +276,25 @@ describe('large MechLens files, read in batches', () => {
     }
     const source = db.prepare(`SELECT status, error FROM sources`).get() as { status: string };
     expect(source.status).toBe('failed');
+  });
+
+  it('refuse bytes that are not UTF-8 in a late batch, placed at that batch', async () => {
+    const s = scratch();
+    const text = JSON.stringify(mechlensRecord({ examples: tricky }), null, 1);
+    const bytes = Buffer.from(text);
+    const at = bytes.indexOf('answer 27');
+    bytes[at] = 0xff;
+    const file = runFile(s.dir, '');
+    fs.writeFileSync(file, bytes);
+    const result = await index(s.db('p'), file, STREAMED);
+    // Placed where its batch starts: within the few lines before the byte.
+    const line = text.slice(0, at).split('\n').length;
+    const [, placed] = /^line (\d+), column \d+: not valid UTF-8 text$/.exec(
+      (result as { message?: string }).message ?? '',
+    ) ?? [null, '0'];
+    expect(result.status).toBe('failed');
+    expect(Number(placed)).toBeGreaterThan(line - 16);
+    expect(Number(placed)).toBeLessThanOrEqual(line);
   });
 
   it('stop at a cancel between batches, leaving the file as it was indexed before', async () => {

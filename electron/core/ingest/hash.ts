@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 
 export function sha256Text(text: string): string {
@@ -21,4 +21,9 @@ export async function sha256Files(files: string[], signal?: AbortSignal): Promis
 /** The same hash as sha256Files for one file whose bytes are already read. */
 export function sha256FileBytes(file: string, bytes: Uint8Array): string {
   return createHash('sha256').update(`\0${file}\0`).update(bytes).digest('hex');
+}
+
+/** The hash sha256Files takes of one file, to be fed the file's bytes in order. */
+export function sha256OfFile(file: string): Hash {
+  return createHash('sha256').update(`\0${file}\0`);
 }

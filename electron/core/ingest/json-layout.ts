@@ -1,3 +1,4 @@
+import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { formatCount } from '../../../shared/format';
 import { ImportProblem } from './types';
@@ -14,6 +15,11 @@ export interface JsonLayout {
   members: { key: string; valueStart: number; valueEnd: number }[];
   /** The streamed array (the last member with that key, as JSON.parse keeps the last). */
   array: ArrayLayout | null;
+  /**
+   * How deep the document nests, the top-level object being 1: each bracket the scan passes
+   * outside a string opens or closes a level, as it does for JSON.parse on any part it accepts.
+   */
+  maxDepth: number;
 }
 
 export interface ArrayLayout {
@@ -50,9 +56,11 @@ export function scanJsonObject(
   size: number,
   arrayKey: string,
   batchBytes: number,
+  /** Fed every byte of the file in order, so that it need not be read again for its hash. */
+  hash?: Hash,
 ): JsonLayout | null {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  const layout: JsonLayout = { members: [], array: null };
+  const layout: JsonLayout = { members: [], array: null, maxDepth: 0 };
   let state: State = 'start';
   let depth = 0;
   let inString = false;
@@ -81,6 +89,7 @@ export function scanJsonObject(
     const length = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - base), base);
     if (length === 0) break;
     const bytes = chunk.subarray(0, length);
+    hash?.update(bytes);
     let i = 0;
     while (i < length) {
       if (inString) {
@@ -117,7 +126,7 @@ export function scanJsonObject(
           continue;
         }
         if (byte !== 0x7b) return null;
-        depth = 1;
+        depth = layout.maxDepth = 1;
         state = 'key';
         continue;
       }
@@ -166,7 +175,7 @@ export function scanJsonObject(
       if (byte === QUOTE) {
         inString = true;
       } else if (byte === 0x7b || byte === 0x5b) {
-        depth++;
+        if (++depth > layout.maxDepth) layout.maxDepth = depth;
       } else if (byte === 0x7d || byte === 0x5d) {
         depth--;
         if (depth === 1 && streaming) {
@@ -208,13 +217,23 @@ function parseKey(bytes: Buffer, invalid: () => never): string {
 /** The raw text of a byte range of the file (a member's key or value). */
 export function readRange(fd: number, start: number, end: number): Buffer {
   const buffer = Buffer.allocUnsafe(end - start);
-  let done = 0;
-  while (done < buffer.length) {
-    const n = fs.readSync(fd, buffer, done, buffer.length - done, start + done);
+  readRangeInto(fd, start, end, buffer, 0);
+  return buffer;
+}
+
+/** Reads a byte range of the file into `buffer` from `at` on. */
+export function readRangeInto(
+  fd: number,
+  start: number,
+  end: number,
+  buffer: Buffer,
+  at: number,
+): void {
+  for (let done = 0; done < end - start;) {
+    const n = fs.readSync(fd, buffer, at + done, end - start - done, start + done);
     if (n === 0) throw new ImportProblem('the file became shorter while it was being read');
     done += n;
   }
-  return buffer;
 }
 
 /** "line 12, column 5" for a byte offset, counted on demand (only ever for an error). */

@@ -1,5 +1,5 @@
 import { readExampleBatch } from './importers/mechlens';
-import { positionOf, readRange, type ArrayLayout } from './json-layout';
+import { positionOf, readRangeInto, type ArrayLayout } from './json-layout';
 import { cleanExampleBatch, NormalizationCheck } from './limits';
 import { TextLocator } from '../texts/locate';
 import type { SourceStamp } from '../texts/located';
@@ -8,6 +8,8 @@ import { checkDepth, explainJsonError } from './read';
 import { ImportProblem } from './types';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
 
 export function decode(bytes: Uint8Array, fd: number, offset: number): string {
   try {
@@ -17,8 +19,11 @@ export function decode(bytes: Uint8Array, fd: number, offset: number): string {
   }
 }
 
-/** JSON.parse of part of the file, its errors placed in the file rather than in the part. */
-export function parsePart(text: string, fd: number, offset: number): unknown {
+/**
+ * JSON.parse of part of the file, its errors placed in the file rather than in the part.
+ * `nesting` false skips the depth check, for a file whose layout scan found it shallow enough.
+ */
+export function parsePart(text: string, fd: number, offset: number, nesting = true): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -27,7 +32,7 @@ export function parsePart(text: string, fd: number, offset: number): unknown {
     throw new ImportProblem(`near ${where}: ${explainJsonError(text, error, 1, false)}`);
   }
   // Depth as in the whole document, where this part sits inside the run object.
-  if (value !== null && typeof value === 'object') checkDepth([value]);
+  if (nesting && value !== null && typeof value === 'object') checkDepth([value]);
   return value;
 }
 
@@ -52,15 +57,22 @@ export class BatchReader {
   private index = 0;
   private readonly seen = new Map<string, number>();
   private readonly cleaned = new Map<string, string>();
+  /** One buffer for every batch, grown by doubling: nothing keeps a batch's bytes. */
+  private buffer = Buffer.allocUnsafe(0);
   private readonly builders: RunBuilders;
   /** Set when the file is one whose texts may be left in it (ingest/locate-runs.ts). */
   private readonly locator: TextLocator | null;
   readonly normalization = new NormalizationCheck();
 
+  /**
+   * `nesting` false when the file's layout scan found it no deeper than JSON.parse's results
+   * may be (MAX_JSON_DEPTH): then no batch is walked for its depth.
+   */
   constructor(
     private readonly fd: number,
     private readonly batches: ArrayLayout['batches'],
     stamp: SourceStamp | null = null,
+    private readonly nesting = true,
   ) {
     this.builders = new RunBuilders(stamp);
     this.locator = stamp ? new TextLocator() : null;
@@ -74,9 +86,18 @@ export class BatchReader {
     const batch = this.batches[this.index];
     if (!batch) return null;
     this.index++;
-    const bytes = readRange(this.fd, batch.start, batch.end);
-    const text = decode(bytes, this.fd, batch.start);
-    const raw = parsePart(`[${text}]`, this.fd, batch.start) as unknown[];
+    const length = batch.end - batch.start;
+    if (this.buffer.length < length + 2)
+      this.buffer = Buffer.allocUnsafe(Math.max(length + 2, 2 * this.buffer.length));
+    // Read between brackets, so the batch decodes to the array JSON.parse takes: wrapping the
+    // decoded string instead made JSON.parse copy the whole batch into one flat string again.
+    const wrapped = this.buffer.subarray(0, length + 2);
+    readRangeInto(this.fd, batch.start, batch.end, wrapped, 1);
+    wrapped[0] = OPEN_BRACKET;
+    wrapped[length + 1] = CLOSE_BRACKET;
+    const bytes = wrapped.subarray(1, length + 1);
+    const text = decode(wrapped, this.fd, batch.start);
+    const raw = parsePart(text, this.fd, batch.start, this.nesting) as unknown[];
     const examples = readExampleBatch(raw, batch.first, this.seen);
     cleanExampleBatch(examples, this.seen, this.cleaned);
     this.normalization.add(examples);
