@@ -104,6 +104,21 @@ export function findId(p: PairArrays, id: string): number {
  * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
  */
 function byteOrder(ids: PairIds): Int32Array | null {
+  const known = keptOrders.get(ids.ends);
+  if (known && known.joined === ids.joined) return known.order;
+  const order = byteOrderAnew(ids);
+  keptOrders.set(ids.ends, { joined: ids.joined, order });
+  return order;
+}
+
+/**
+ * Byte orders found before, by the ids' ends: when both runs hold the same ids, a pair's ids are
+ * one run's own (columnar/rows.ts), which a compare worker keeps from one comparison to the next,
+ * so a new pairing of the same runs (another reference) does not check a million ids again.
+ */
+const keptOrders = new WeakMap<Uint32Array, { joined: string; order: Int32Array | null }>();
+
+function byteOrderAnew(ids: PairIds): Int32Array | null {
   if (!/[\ud800-\uffff]/.test(ids.joined) && strictlyAscending(ids)) return null;
   const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
   return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
@@ -132,18 +147,22 @@ const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.by
 /**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
- * orders them alike, as SQLite did.
+ * orders them alike, as SQLite did. Read from each criterion's own array, so the common Float32
+ * case never builds the criteria's doubles end to end (8 bytes a row per criterion).
  */
-function deltaBytes(deltas: Float64Array): Buffer {
-  const narrow = new Float32Array(deltas.length);
-  let exact = true;
-  for (let i = 0; i < deltas.length; i++) {
-    if (deltas[i] === 0) deltas[i] = 0;
-    narrow[i] = deltas[i]!;
-    // NaN is the only value that differs from itself, and stays NaN as a float.
-    if (narrow[i] !== deltas[i] && deltas[i] === deltas[i]) exact = false;
+function deltaBytes(parts: Float64Array[], n: number): Buffer {
+  const narrow = new Float32Array(parts.length * n);
+  for (let c = 0; c < parts.length; c++) {
+    const part = parts[c]!;
+    const base = c * n;
+    for (let k = 0; k < n; k++) {
+      const d = part[k]!;
+      narrow[base + k] = d === 0 ? 0 : d;
+      // NaN is the only value that differs from itself, and stays NaN as a float.
+      if (narrow[base + k] !== d && d === d) return bytesOf(wideDeltas(parts, n));
+    }
   }
-  return bytesOf(exact ? narrow : deltas);
+  return bytesOf(narrow);
 }
 
 function concat<T extends Uint8Array | Float64Array>(
@@ -154,6 +173,12 @@ function concat<T extends Uint8Array | Float64Array>(
   const out = make(parts.length * n);
   parts.forEach((part, c) => out.set(part, c * n));
   return out;
+}
+
+function wideDeltas(parts: Float64Array[], n: number): Float64Array {
+  const wide = concat(parts, n, (size) => new Float64Array(size));
+  for (let i = 0; i < wide.length; i++) if (wide[i] === 0) wide[i] = 0;
+  return wide;
 }
 
 /** A pair's rows as stored: its row's metadata and its file's arrays. */
@@ -183,7 +208,7 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_rowids: bytesOf(rows.candRowids),
     flags: bytesOf(rows.flags),
     classes: bytesOf(concat(rows.classes, n, (size) => new Uint8Array(size))),
-    deltas: deltaBytes(concat(rows.deltas, n, (size) => new Float64Array(size))),
+    deltas: deltaBytes(rows.deltas, n),
     counts: JSON.stringify(pairCounts(rows)),
   };
 }

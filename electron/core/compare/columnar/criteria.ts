@@ -9,13 +9,15 @@ import type { CompareRun, CriterionSummary } from '../../../../shared/compare/ty
 import type { RunTable } from '../../columns/table';
 import { CLASSES, classCode } from '../codes';
 import { TAG, type CellCache, type FieldCells } from './cells';
-import type { ColumnPairing } from './pairing';
+import { mirrorCriterion } from './mirror';
+import { twinOf, type ColumnPairing } from './pairing';
 
 const UNCHANGED = classCode('unchanged');
 const IMPROVED = classCode('improved');
 const REGRESSED = classCode('regressed');
 const CHANGED = classCode('changed');
 const NOT_COMPARABLE = classCode('not_comparable');
+const MAX = Number.MAX_VALUE;
 const { null: NULL_TAG, boolean: BOOLEAN, string: STRING, detail: DETAIL } = TAG;
 
 /** One table's share of the field tallies, and the fields it holds a list or object in. */
@@ -114,8 +116,8 @@ function classify(
     const x = readA[i]!;
     const y = readB[j]!;
     // Two finite values can still differ by more than a double holds; the sort needs a number.
-    deltas[k] =
-      x === x && y === y ? Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y - x)) : NaN;
+    const d = x === x && y === y ? y - x : NaN;
+    deltas[k] = d > MAX ? MAX : d < -MAX ? -MAX : d;
     const ta = tagA[i]!;
     const tb = tagB[j]!;
     if (ta <= NULL_TAG || tb <= NULL_TAG) classes[k] = NOT_COMPARABLE;
@@ -190,8 +192,25 @@ export function criterionColumns(
   if (!byRule) kept.set(p, (byRule = new Map()));
   const key = JSON.stringify([rule.field, rule.kind, rule.direction]);
   let columns = byRule.get(key);
-  if (!columns) byRule.set(key, (columns = criterionAnew(rule, p, cache)));
+  if (!columns) {
+    const twin = twinOf(p);
+    const mirrored = twin && kept.get(twin)?.get(key);
+    columns = mirrored
+      ? mirrorCriterion(mirrored, p, ...readings(rule, p, cache))
+      : criterionAnew(rule, p, cache);
+    byRule.set(key, columns);
+  }
   return { ...columns, summary: structuredClone(columns.summary) };
+}
+
+/** Each side's values as the criterion compares them: pass/fail as 1/0, else numbers. */
+function readings(
+  rule: CriterionRule,
+  p: ColumnPairing,
+  cache: CellCache,
+): [Float64Array, Float64Array] {
+  const reading = rule.kind === 'pass_fail' ? 'pass' : 'numeric';
+  return [cache.read(p.reference, rule.field, reading), cache.read(p.candidate, rule.field, reading)];
 }
 
 function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache): CriterionColumns {
@@ -200,17 +219,7 @@ function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache):
   const field = rule.field;
   const numericA = cache.read(p.reference, field, 'numeric');
   const numericB = cache.read(p.candidate, field, 'numeric');
-  const { classes, deltas } =
-    rule.kind === 'pass_fail'
-      ? classify(
-          rule,
-          p,
-          a,
-          b,
-          cache.read(p.reference, field, 'pass'),
-          cache.read(p.candidate, field, 'pass'),
-        )
-      : classify(rule, p, a, b, numericA, numericB);
+  const { classes, deltas } = classify(rule, p, a, b, ...readings(rule, p, cache));
   const counts = new Float64Array(CLASSES.length);
   for (let k = 0; k < p.n; k++) counts[classes[k]!]!++;
   const improved = counts[IMPROVED]!;
