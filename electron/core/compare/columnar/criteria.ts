@@ -210,7 +210,10 @@ function readings(
   cache: CellCache,
 ): [Float64Array, Float64Array] {
   const reading = rule.kind === 'pass_fail' ? 'pass' : 'numeric';
-  return [cache.read(p.reference, rule.field, reading), cache.read(p.candidate, rule.field, reading)];
+  return [
+    cache.read(p.reference, rule.field, reading),
+    cache.read(p.candidate, rule.field, reading),
+  ];
 }
 
 function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache): CriterionColumns {
