@@ -98,27 +98,49 @@ export function findId(p: PairArrays, id: string): number {
   return k < p.rows && compareIdAt(p, k, bytes) === 0 ? k : -1;
 }
 
+/** A pair's ids as its file holds them, and the order that puts its rows in theirs. */
+interface StoredIds {
+  /** The positions in UTF-8 byte order, or null when the rows already are. */
+  order: Int32Array | null;
+  ids: Buffer;
+  offsets: Uint32Array;
+}
+
+/**
+ * Stored ids made before, by the ids' end offsets: when both runs hold the same ids, a pair's ids
+ * are one run's own (columnar/rows.ts), which a compare worker keeps from one comparison to the
+ * next, so a new pairing of the same runs (another reference) neither checks a million ids'
+ * order again nor encodes them again.
+ */
+const keptIds = new WeakMap<Uint32Array, { joined: string; stored: StoredIds }>();
+
+function storedIds(ids: PairIds): StoredIds {
+  const known = keptIds.get(ids.ends);
+  if (known && known.joined === ids.joined) return known.stored;
+  const order = byteOrder(ids);
+  const sorted = order ? pairIdsOf(Array.from(order, (k) => pairIdAt(ids, k))) : ids;
+  const stored = { order, ...utf8Ids(sorted) };
+  keptIds.set(ids.ends, { joined: ids.joined, stored });
+  return stored;
+}
+
+function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array } {
+  const n = ends.length;
+  const ids = Buffer.from(joined, 'utf8');
+  const offsets = new Uint32Array(n + 1);
+  if (ids.length === joined.length) offsets.set(ends, 1);
+  else
+    for (let k = 0; k < n; k++)
+      offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt({ joined, ends }, k), 'utf8');
+  return { ids, offsets };
+}
+
 /**
  * The positions in UTF-8 byte order, or null when the rows already are. Pairing sorts ids by
  * UTF-16 code units, which is the same order unless an id holds a character from U+D800 on
  * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
  */
 function byteOrder(ids: PairIds): Int32Array | null {
-  const known = keptOrders.get(ids.ends);
-  if (known && known.joined === ids.joined) return known.order;
-  const order = byteOrderAnew(ids);
-  keptOrders.set(ids.ends, { joined: ids.joined, order });
-  return order;
-}
-
-/**
- * Byte orders found before, by the ids' ends: when both runs hold the same ids, a pair's ids are
- * one run's own (columnar/rows.ts), which a compare worker keeps from one comparison to the next,
- * so a new pairing of the same runs (another reference) does not check a million ids again.
- */
-const keptOrders = new WeakMap<Uint32Array, { joined: string; order: Int32Array | null }>();
-
-function byteOrderAnew(ids: PairIds): Int32Array | null {
   if (!/[\ud800-\uffff]/.test(ids.joined) && strictlyAscending(ids)) return null;
   const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
   return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
@@ -130,10 +152,8 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
     order.forEach((k, i) => (to[i] = from[k]!));
     return to;
   };
-  const ids = idList(rows.ids);
   return {
     ...rows,
-    ids: pairIdsOf(Array.from(order, (k) => ids[k]!)),
     refRowids: take(rows.refRowids),
     candRowids: take(rows.candRowids),
     flags: take(rows.flags),
@@ -157,9 +177,10 @@ function deltaBytes(parts: Float64Array[], n: number): Buffer {
     const base = c * n;
     for (let k = 0; k < n; k++) {
       const d = part[k]!;
-      narrow[base + k] = d === 0 ? 0 : d;
+      const f = Math.fround(d);
       // NaN is the only value that differs from itself, and stays NaN as a float.
-      if (narrow[base + k] !== d && d === d) return bytesOf(wideDeltas(parts, n));
+      if (f !== d && d === d) return bytesOf(wideDeltas(parts, n));
+      narrow[base + k] = d === 0 ? 0 : f;
     }
   }
   return bytesOf(narrow);
@@ -183,16 +204,9 @@ function wideDeltas(parts: Float64Array[], n: number): Float64Array {
 
 /** A pair's rows as stored: its row's metadata and its file's arrays. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
-  const order = byteOrder(pairRows.ids);
+  const { order, ids, offsets } = storedIds(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;
-  const { joined, ends } = rows.ids;
-  const n = ends.length;
-  const ids = Buffer.from(joined, 'utf8');
-  const offsets = new Uint32Array(n + 1);
-  if (ids.length === joined.length) offsets.set(ends, 1);
-  else
-    for (let k = 0; k < n; k++)
-      offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt(rows.ids, k), 'utf8');
+  const n = pairRows.ids.ends.length;
   return {
     rows: n,
     criteria: JSON.stringify(rows.criteria),
