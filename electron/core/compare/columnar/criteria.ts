@@ -129,15 +129,6 @@ function classify(
   return { classes, deltas };
 }
 
-/** Adds example i's value to `levels`; false once the field is not two-valued and numeric. */
-function addLevel(levels: number[], tag: Uint8Array, numeric: Float64Array, i: number): boolean {
-  if (tag[i]! <= NULL_TAG) return true;
-  const v = numeric[i]!;
-  if (v !== v) return false;
-  if (!levels.includes(v)) levels.push(v);
-  return levels.length <= 2;
-}
-
 /** At most two distinct numeric values on matched examples, errored ones included. */
 function isBinary(
   rule: CriterionRule,
@@ -149,16 +140,28 @@ function isBinary(
 ): boolean {
   if (rule.kind === 'pass_fail') return true;
   if (rule.kind !== 'numeric') return false;
-  const levels: number[] = [];
   const { n, ref, cand } = p;
+  const tagA = a.tag;
+  const tagB = b.tag;
+  // The first two distinct values seen (NaN: none yet); a third, or a non-number, ends it.
+  let first = NaN;
+  let second = NaN;
+  const level = (v: number): boolean => {
+    if (v !== v) return false;
+    if (v === first || v === second) return true;
+    if (first !== first) first = v;
+    else if (second !== second) second = v;
+    else return false;
+    return true;
+  };
   for (let k = 0; k < n; k++) {
     const i = ref[k]!;
     const j = cand[k]!;
     if (i < 0 || j < 0) continue;
-    if (!addLevel(levels, a.tag, numericA, i) || !addLevel(levels, b.tag, numericB, j))
-      return false;
+    if (tagA[i]! > NULL_TAG && !level(numericA[i]!)) return false;
+    if (tagB[j]! > NULL_TAG && !level(numericB[j]!)) return false;
   }
-  return levels.length > 0;
+  return first === first;
 }
 
 function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {

@@ -30,14 +30,30 @@ function idOf(table: RunTable, k: number): string {
   return table.joined.slice(k === 0 ? 0 : table.idEnds[k - 1]!, table.idEnds[k]);
 }
 
+/** Per table index: 1 when that example errored, and how many did. */
+export interface Errored {
+  flags: Uint8Array;
+  count: number;
+}
+
+/** Kept with their table, on which alone they depend. */
+const keptErrored = new WeakMap<RunTable, Errored>();
+
 /** isErrored: a non-empty error. */
-export function erroredOf(table: RunTable): Uint8Array {
-  const errored = new Uint8Array(table.n);
+export function erroredOf(table: RunTable): Errored {
+  let errored = keptErrored.get(table);
+  if (errored) return errored;
+  const flags = new Uint8Array(table.n);
+  let count = 0;
   if (table.errors)
     for (let k = 0; k < table.n; k++) {
       const error = table.errors[k];
-      if (error !== null && error !== undefined && error !== '') errored[k] = 1;
+      if (error !== null && error !== undefined && error !== '') {
+        flags[k] = 1;
+        count++;
+      }
     }
+  keptErrored.set(table, (errored = { flags, count }));
   return errored;
 }
 
