@@ -160,7 +160,7 @@ function compareRows(label: string, lib: LibraryResult, targets: boolean): Row[]
       ? [
           {
             area,
-            what: `compare.run warm, paired anew: the same two runs with their roles swapped, B = ${n(c.repaired.resamples)} (the worker holds both column stores, not their pairing)`,
+            what: `compare.run warm, paired anew: the same two runs with their roles swapped, B = ${n(c.repaired.resamples)} (the worker holds both column stores and the pairing of the other order, which it mirrors)`,
             result: split(c.repaired),
             target: '',
             met: '' as const,
@@ -312,7 +312,7 @@ function duckRows(label: string, lib: LibraryResult): Row[] {
     result: `${secs(warm.seconds)} ÷ ${secs(d.warmSeconds)} = ${ratio(warmRatio)}`,
     target: '≤ 2×',
     met: met(warmRatio <= 2),
-    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: pairing the runs by id, every check and interval, and saving the report and its per-pair arrays.`,
+    why: `DuckDB aggregates columns it already holds and stores nothing; Pairwise's time is the warm comparison above: the pairing by id (mirrored from the other order's, which the worker keeps), every check and interval, and saving the report and its per-pair arrays.`,
   });
   return rows;
 }

@@ -98,6 +98,43 @@ export function findId(p: PairArrays, id: string): number {
   return k < p.rows && compareIdAt(p, k, bytes) === 0 ? k : -1;
 }
 
+/** A pair's ids as its file holds them, and the order that puts its rows in theirs. */
+interface StoredIds {
+  /** The positions in UTF-8 byte order, or null when the rows already are. */
+  order: Int32Array | null;
+  ids: Buffer;
+  offsets: Uint32Array;
+}
+
+/**
+ * Stored ids made before, by the ids' end offsets: when both runs hold the same ids, a pair's ids
+ * are one run's own (columnar/rows.ts), which a compare worker keeps from one comparison to the
+ * next, so a new pairing of the same runs (another reference) neither checks a million ids'
+ * order again nor encodes them again.
+ */
+const keptIds = new WeakMap<Uint32Array, { joined: string; stored: StoredIds }>();
+
+function storedIds(ids: PairIds): StoredIds {
+  const known = keptIds.get(ids.ends);
+  if (known && known.joined === ids.joined) return known.stored;
+  const order = byteOrder(ids);
+  const sorted = order ? pairIdsOf(Array.from(order, (k) => pairIdAt(ids, k))) : ids;
+  const stored = { order, ...utf8Ids(sorted) };
+  keptIds.set(ids.ends, { joined: ids.joined, stored });
+  return stored;
+}
+
+function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array } {
+  const n = ends.length;
+  const ids = Buffer.from(joined, 'utf8');
+  const offsets = new Uint32Array(n + 1);
+  if (ids.length === joined.length) offsets.set(ends, 1);
+  else
+    for (let k = 0; k < n; k++)
+      offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt({ joined, ends }, k), 'utf8');
+  return { ids, offsets };
+}
+
 /**
  * The positions in UTF-8 byte order, or null when the rows already are. Pairing sorts ids by
  * UTF-16 code units, which is the same order unless an id holds a character from U+D800 on
@@ -115,10 +152,8 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
     order.forEach((k, i) => (to[i] = from[k]!));
     return to;
   };
-  const ids = idList(rows.ids);
   return {
     ...rows,
-    ids: pairIdsOf(Array.from(order, (k) => ids[k]!)),
     refRowids: take(rows.refRowids),
     candRowids: take(rows.candRowids),
     flags: take(rows.flags),
@@ -132,18 +167,23 @@ const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.by
 /**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
- * orders them alike, as SQLite did.
+ * orders them alike, as SQLite did. Read from each criterion's own array, so the common Float32
+ * case never builds the criteria's doubles end to end (8 bytes a row per criterion).
  */
-function deltaBytes(deltas: Float64Array): Buffer {
-  const narrow = new Float32Array(deltas.length);
-  let exact = true;
-  for (let i = 0; i < deltas.length; i++) {
-    if (deltas[i] === 0) deltas[i] = 0;
-    narrow[i] = deltas[i]!;
-    // NaN is the only value that differs from itself, and stays NaN as a float.
-    if (narrow[i] !== deltas[i] && deltas[i] === deltas[i]) exact = false;
+function deltaBytes(parts: Float64Array[], n: number): Buffer {
+  const narrow = new Float32Array(parts.length * n);
+  for (let c = 0; c < parts.length; c++) {
+    const part = parts[c]!;
+    const base = c * n;
+    for (let k = 0; k < n; k++) {
+      const d = part[k]!;
+      const f = Math.fround(d);
+      // NaN is the only value that differs from itself, and stays NaN as a float.
+      if (f !== d && d === d) return bytesOf(wideDeltas(parts, n));
+      narrow[base + k] = d === 0 ? 0 : f;
+    }
   }
-  return bytesOf(exact ? narrow : deltas);
+  return bytesOf(narrow);
 }
 
 function concat<T extends Uint8Array | Float64Array>(
@@ -156,18 +196,17 @@ function concat<T extends Uint8Array | Float64Array>(
   return out;
 }
 
+function wideDeltas(parts: Float64Array[], n: number): Float64Array {
+  const wide = concat(parts, n, (size) => new Float64Array(size));
+  for (let i = 0; i < wide.length; i++) if (wide[i] === 0) wide[i] = 0;
+  return wide;
+}
+
 /** A pair's rows as stored: its row's metadata and its file's arrays. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
-  const order = byteOrder(pairRows.ids);
+  const { order, ids, offsets } = storedIds(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;
-  const { joined, ends } = rows.ids;
-  const n = ends.length;
-  const ids = Buffer.from(joined, 'utf8');
-  const offsets = new Uint32Array(n + 1);
-  if (ids.length === joined.length) offsets.set(ends, 1);
-  else
-    for (let k = 0; k < n; k++)
-      offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt(rows.ids, k), 'utf8');
+  const n = pairRows.ids.ends.length;
   return {
     rows: n,
     criteria: JSON.stringify(rows.criteria),
@@ -183,7 +222,7 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_rowids: bytesOf(rows.candRowids),
     flags: bytesOf(rows.flags),
     classes: bytesOf(concat(rows.classes, n, (size) => new Uint8Array(size))),
-    deltas: deltaBytes(concat(rows.deltas, n, (size) => new Float64Array(size))),
+    deltas: deltaBytes(rows.deltas, n),
     counts: JSON.stringify(pairCounts(rows)),
   };
 }

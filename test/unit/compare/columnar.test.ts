@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeRunColumns } from '../../../electron/core/columns/decode';
 import { readRunTable } from '../../../electron/core/columns/table';
 import { buildColumnReport, type ColumnRun } from '../../../electron/core/compare/columnar/report';
+import { twinOf } from '../../../electron/core/compare/columnar/pairing';
 import { columnPairRows } from '../../../electron/core/compare/columnar/rows';
 import type { LoadedRun } from '../../../electron/core/compare/load';
 import { objectPairRows } from '../../../electron/core/compare/object-rows';
@@ -69,7 +70,7 @@ function bothWays(library: ColumnarLibrary, kept = new Map<ColumnarRun, ColumnRu
       }),
     ),
   );
-  return { expected, actual: actual.report, expectedPairs, actualPairs };
+  return { expected, actual: actual.report, expectedPairs, actualPairs, pairs: actual.pairs };
 }
 
 describe('the columnar comparison', () => {
@@ -95,6 +96,41 @@ describe('the columnar comparison', () => {
       }),
       { numRuns: 50 },
     );
+  });
+
+  it('gives the same with the roles swapped, each pairing mirrored from the one kept', () => {
+    let mirrored = 0;
+    fc.assert(
+      fc.property(
+        columnarLibraryArb.filter((l) => l.runs.length >= 2),
+        (library) => {
+          const kept = new Map<ColumnarRun, ColumnRun>();
+          bothWays(library, kept);
+          // The replicates belong to the first reference's condition: none for the other.
+          const swapped = { ...library, reference: 'c1', replicates: [] };
+          const { expected, actual, expectedPairs, actualPairs, pairs } = bothWays(swapped, kept);
+          expect(JSON.stringify(actual)).toBe(JSON.stringify(expected));
+          expect(actualPairs).toEqual(expectedPairs);
+          if (pairs.some((p) => twinOf(p.pairing))) mirrored++;
+          // In memory too, bit for bit (a zero difference's sign, NaN's bits), as paired anew.
+          const anew = bothWays(swapped).pairs;
+          const bits = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+          pairs.forEach((p, i) => {
+            const q = anew[i]!;
+            expect(bits(p.pairing.flags)).toEqual(bits(q.pairing.flags));
+            expect(p.criteria.map((c) => bits(c.classes))).toEqual(
+              q.criteria.map((c) => bits(c.classes)),
+            );
+            expect(p.criteria.map((c) => bits(c.deltas))).toEqual(
+              q.criteria.map((c) => bits(c.deltas)),
+            );
+            expect(p.criteria.map((c) => c.summary)).toEqual(q.criteria.map((c) => c.summary));
+          });
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(mirrored).toBeGreaterThan(50);
   });
 
   it('covers what the property is meant to reach', () => {

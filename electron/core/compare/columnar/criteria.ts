@@ -9,13 +9,15 @@ import type { CompareRun, CriterionSummary } from '../../../../shared/compare/ty
 import type { RunTable } from '../../columns/table';
 import { CLASSES, classCode } from '../codes';
 import { TAG, type CellCache, type FieldCells } from './cells';
-import type { ColumnPairing } from './pairing';
+import { mirrorCriterion } from './mirror';
+import { twinOf, type ColumnPairing } from './pairing';
 
 const UNCHANGED = classCode('unchanged');
 const IMPROVED = classCode('improved');
 const REGRESSED = classCode('regressed');
 const CHANGED = classCode('changed');
 const NOT_COMPARABLE = classCode('not_comparable');
+const MAX = Number.MAX_VALUE;
 const { null: NULL_TAG, boolean: BOOLEAN, string: STRING, detail: DETAIL } = TAG;
 
 /** One table's share of the field tallies, and the fields it holds a list or object in. */
@@ -114,8 +116,8 @@ function classify(
     const x = readA[i]!;
     const y = readB[j]!;
     // Two finite values can still differ by more than a double holds; the sort needs a number.
-    deltas[k] =
-      x === x && y === y ? Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y - x)) : NaN;
+    const d = x === x && y === y ? y - x : NaN;
+    deltas[k] = d > MAX ? MAX : d < -MAX ? -MAX : d;
     const ta = tagA[i]!;
     const tb = tagB[j]!;
     if (ta <= NULL_TAG || tb <= NULL_TAG) classes[k] = NOT_COMPARABLE;
@@ -125,15 +127,6 @@ function classify(
     } else classes[k] = ta === tb && tokenA[i] === tokenB[j] ? UNCHANGED : CHANGED;
   }
   return { classes, deltas };
-}
-
-/** Adds example i's value to `levels`; false once the field is not two-valued and numeric. */
-function addLevel(levels: number[], tag: Uint8Array, numeric: Float64Array, i: number): boolean {
-  if (tag[i]! <= NULL_TAG) return true;
-  const v = numeric[i]!;
-  if (v !== v) return false;
-  if (!levels.includes(v)) levels.push(v);
-  return levels.length <= 2;
 }
 
 /** At most two distinct numeric values on matched examples, errored ones included. */
@@ -147,16 +140,28 @@ function isBinary(
 ): boolean {
   if (rule.kind === 'pass_fail') return true;
   if (rule.kind !== 'numeric') return false;
-  const levels: number[] = [];
   const { n, ref, cand } = p;
+  const tagA = a.tag;
+  const tagB = b.tag;
+  // The first two distinct values seen (NaN: none yet); a third, or a non-number, ends it.
+  let first = NaN;
+  let second = NaN;
+  const level = (v: number): boolean => {
+    if (v !== v) return false;
+    if (v === first || v === second) return true;
+    if (first !== first) first = v;
+    else if (second !== second) second = v;
+    else return false;
+    return true;
+  };
   for (let k = 0; k < n; k++) {
     const i = ref[k]!;
     const j = cand[k]!;
     if (i < 0 || j < 0) continue;
-    if (!addLevel(levels, a.tag, numericA, i) || !addLevel(levels, b.tag, numericB, j))
-      return false;
+    if (tagA[i]! > NULL_TAG && !level(numericA[i]!)) return false;
+    if (tagB[j]! > NULL_TAG && !level(numericB[j]!)) return false;
   }
-  return levels.length > 0;
+  return first === first;
 }
 
 function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {
@@ -190,8 +195,28 @@ export function criterionColumns(
   if (!byRule) kept.set(p, (byRule = new Map()));
   const key = JSON.stringify([rule.field, rule.kind, rule.direction]);
   let columns = byRule.get(key);
-  if (!columns) byRule.set(key, (columns = criterionAnew(rule, p, cache)));
+  if (!columns) {
+    const twin = twinOf(p);
+    const mirrored = twin && kept.get(twin)?.get(key);
+    columns = mirrored
+      ? mirrorCriterion(mirrored, p, ...readings(rule, p, cache))
+      : criterionAnew(rule, p, cache);
+    byRule.set(key, columns);
+  }
   return { ...columns, summary: structuredClone(columns.summary) };
+}
+
+/** Each side's values as the criterion compares them: pass/fail as 1/0, else numbers. */
+function readings(
+  rule: CriterionRule,
+  p: ColumnPairing,
+  cache: CellCache,
+): [Float64Array, Float64Array] {
+  const reading = rule.kind === 'pass_fail' ? 'pass' : 'numeric';
+  return [
+    cache.read(p.reference, rule.field, reading),
+    cache.read(p.candidate, rule.field, reading),
+  ];
 }
 
 function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache): CriterionColumns {
@@ -200,17 +225,7 @@ function criterionAnew(rule: CriterionRule, p: ColumnPairing, cache: CellCache):
   const field = rule.field;
   const numericA = cache.read(p.reference, field, 'numeric');
   const numericB = cache.read(p.candidate, field, 'numeric');
-  const { classes, deltas } =
-    rule.kind === 'pass_fail'
-      ? classify(
-          rule,
-          p,
-          a,
-          b,
-          cache.read(p.reference, field, 'pass'),
-          cache.read(p.candidate, field, 'pass'),
-        )
-      : classify(rule, p, a, b, numericA, numericB);
+  const { classes, deltas } = classify(rule, p, a, b, ...readings(rule, p, cache));
   const counts = new Float64Array(CLASSES.length);
   for (let k = 0; k < p.n; k++) counts[classes[k]!]!++;
   const improved = counts[IMPROVED]!;

@@ -1,6 +1,7 @@
 import { HASH_WORDS, type RunTable } from '../../columns/table';
-import { FLAG, SIDE_SHIFT, sideCode } from '../codes';
+import { FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from '../codes';
 import { TAG, type CellCache } from './cells';
+import { mirrorPairing } from './mirror';
 
 /**
  * Two runs' examples matched by id, as positions: every id in either run in code-unit order
@@ -29,14 +30,30 @@ function idOf(table: RunTable, k: number): string {
   return table.joined.slice(k === 0 ? 0 : table.idEnds[k - 1]!, table.idEnds[k]);
 }
 
+/** Per table index: 1 when that example errored, and how many did. */
+export interface Errored {
+  flags: Uint8Array;
+  count: number;
+}
+
+/** Kept with their table, on which alone they depend. */
+const keptErrored = new WeakMap<RunTable, Errored>();
+
 /** isErrored: a non-empty error. */
-export function erroredOf(table: RunTable): Uint8Array {
-  const errored = new Uint8Array(table.n);
+export function erroredOf(table: RunTable): Errored {
+  let errored = keptErrored.get(table);
+  if (errored) return errored;
+  const flags = new Uint8Array(table.n);
+  let count = 0;
   if (table.errors)
     for (let k = 0; k < table.n; k++) {
       const error = table.errors[k];
-      if (error !== null && error !== undefined && error !== '') errored[k] = 1;
+      if (error !== null && error !== undefined && error !== '') {
+        flags[k] = 1;
+        count++;
+      }
     }
+  keptErrored.set(table, (errored = { flags, count }));
   return errored;
 }
 
@@ -136,10 +153,23 @@ export function pairTables(
   if (!byCandidate) kept.set(reference, (byCandidate = new WeakMap()));
   let pairing = byCandidate.get(candidate);
   if (!pairing) {
-    pairing = pairAnew(reference, candidate, refErrored, candErrored, cache);
+    const other = kept.get(candidate)?.get(reference);
+    if (other) {
+      pairing = mirrorPairing(other);
+      twins.set(pairing, other);
+      twins.set(other, pairing);
+    } else pairing = pairAnew(reference, candidate, refErrored, candErrored, cache);
     byCandidate.set(candidate, pairing);
   }
   return pairing;
+}
+
+/** Each kept pairing's mirror (mirror.ts), both ways, while both are kept. */
+const twins = new WeakMap<ColumnPairing, ColumnPairing>();
+
+/** The pairing of the same runs with their roles swapped, when one is kept. */
+export function twinOf(p: ColumnPairing): ColumnPairing | undefined {
+  return twins.get(p);
 }
 
 function pairAnew(
@@ -209,17 +239,37 @@ export function idAtPosition(p: ColumnPairing, k: number): string {
  */
 const keptIds = new WeakMap<ColumnPairing, Map<string, string[]>>();
 
-function idsOnce(p: ColumnPairing, key: string, list: () => string[]): string[] {
+/**
+ * `twinKey`: the same list's key on the mirrored pairing, whose positions hold the same ids in
+ * the same order, so a list it kept is this one's too.
+ */
+function idsOnce(p: ColumnPairing, key: string, twinKey: string, list: () => string[]): string[] {
   let byKey = keptIds.get(p);
   if (!byKey) keptIds.set(p, (byKey = new Map()));
   let ids = byKey.get(key);
-  if (!ids) byKey.set(key, (ids = list()));
+  if (!ids) {
+    const twin = twins.get(p);
+    ids = (twin && keptIds.get(twin)?.get(twinKey)) ?? list();
+    byKey.set(key, ids);
+  }
   return ids.slice();
+}
+
+const REFERENCE_SIDE = sideCode('reference') << SIDE_SHIFT;
+const CANDIDATE_SIDE = sideCode('candidate') << SIDE_SHIFT;
+
+/** A flags value with its side swapped, as the mirrored pairing codes it. */
+function swappedSide(value: number): number {
+  const side = value & SIDE_MASK;
+  const other =
+    side === REFERENCE_SIDE ? CANDIDATE_SIDE : side === CANDIDATE_SIDE ? REFERENCE_SIDE : side;
+  return (value & ~SIDE_MASK) | other;
 }
 
 /** The ids of the positions whose flags byte, masked, equals `value`, in order. */
 export function idsFlagged(p: ColumnPairing, mask: number, value: number): string[] {
-  return idsOnce(p, `flags ${mask} ${value}`, () => {
+  const twinKey = `flags ${mask} ${mask & SIDE_MASK ? swappedSide(value) : value}`;
+  return idsOnce(p, `flags ${mask} ${value}`, twinKey, () => {
     const { n, flags } = p;
     const ids: string[] = [];
     for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
@@ -229,7 +279,8 @@ export function idsFlagged(p: ColumnPairing, mask: number, value: number): strin
 
 /** The ids of the matched positions whose example errored on that side, in order. */
 export function erroredIds(p: ColumnPairing, side: 'reference' | 'candidate'): string[] {
-  return idsOnce(p, `errored ${side}`, () => {
+  const other = side === 'reference' ? 'candidate' : 'reference';
+  return idsOnce(p, `errored ${side}`, `errored ${other}`, () => {
     const ids: string[] = [];
     const { n, ref, cand } = p;
     const errored = side === 'reference' ? p.refErrored : p.candErrored;

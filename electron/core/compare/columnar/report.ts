@@ -54,7 +54,6 @@ export interface ColumnReport {
 class ColumnComparer {
   readonly cache = new CellCache();
   private readonly tables = new Map<CompareRun, RunTable>();
-  private readonly errored = new Map<RunTable, Uint8Array>();
 
   constructor(
     private readonly experiment: CompareExperiment,
@@ -70,9 +69,7 @@ class ColumnComparer {
   }
 
   erroredOf(table: RunTable): Uint8Array {
-    let errored = this.errored.get(table);
-    if (!errored) this.errored.set(table, (errored = erroredOf(table)));
-    return errored;
+    return erroredOf(table).flags;
   }
 
   pair(reference: CompareRun, candidate: CompareRun): ColumnPairing {
@@ -202,7 +199,7 @@ export function buildColumnReport(
     experiment: reportExperiment(experiment, reference),
     runs: runScorecards(details, (run) => {
       const table = comparer.table(run);
-      return { examples: table.n, errored: comparer.erroredOf(table).reduce((s, e) => s + e, 0) };
+      return { examples: table.n, errored: erroredOf(table).count };
     }),
     comparisons,
     series: seriesCurves(details, reference, comparisons),

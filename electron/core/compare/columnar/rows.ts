@@ -6,7 +6,16 @@ import { allIds, type ColumnPairing } from './pairing';
 import type { CriterionColumns } from './criteria';
 import type { ColumnPair } from './report';
 
+/** Each table's smallest and largest rowid, kept with the table. */
+const keptRanges = new WeakMap<RunTable, Omit<PairSide, 'runRowid'>>();
+
 function pairSide(runRowid: number, table: RunTable): PairSide {
+  let range = keptRanges.get(table);
+  if (!range) keptRanges.set(table, (range = rowidRange(table)));
+  return { runRowid, ...range };
+}
+
+function rowidRange(table: RunTable): Omit<PairSide, 'runRowid'> {
   let first: number | null = null;
   let last: number | null = null;
   for (let k = 0; k < table.n; k++) {
@@ -14,22 +23,41 @@ function pairSide(runRowid: number, table: RunTable): PairSide {
     if (first === null || rowid < first) first = rowid;
     if (last === null || rowid > last) last = rowid;
   }
-  return { runRowid, firstRowid: first, lastRowid: last };
+  return { firstRowid: first, lastRowid: last };
 }
 
-/** Both runs' ids: as one run stores them when the two hold the same ids. */
-function pairIds(p: ColumnPairing): PairIds {
-  if (p.ref === p.cand) return { joined: p.reference.joined, ends: p.reference.idEnds };
-  return pairIdsOf(allIds(p));
+/**
+ * Both runs' ids: as one run stores them when the two hold the same ids, the same run's
+ * whichever is the reference, so what the save learns about them once (their byte order,
+ * pair-arrays.ts) serves both orders.
+ */
+function pairIds(p: ColumnPairing, runRowids: { reference: number; candidate: number }): PairIds {
+  if (p.ref !== p.cand) return pairIdsOf(allIds(p));
+  const table = runRowids.reference <= runRowids.candidate ? p.reference : p.candidate;
+  return { joined: table.joined, ends: table.idEnds };
 }
 
+/** A side's rowids by position: the table's own when positions are its indices, as is. */
 function rowidsOf(positions: Int32Array, table: RunTable): Float64Array {
+  if (positions.length === table.n && isIdentity(positions)) return table.rowids;
   const rowids = new Float64Array(positions.length);
   for (let k = 0; k < positions.length; k++) {
     const i = positions[k]!;
     rowids[k] = i < 0 ? NO_ROWID : table.rowids[i]!;
   }
   return rowids;
+}
+
+/** Identity positions, checked once per array (a pairing of runs with the same ids has one). */
+const identities = new WeakMap<Int32Array, boolean>();
+
+function isIdentity(positions: Int32Array): boolean {
+  let known = identities.get(positions);
+  if (known === undefined) {
+    known = positions.every((i, k) => i === k);
+    identities.set(positions, known);
+  }
+  return known;
 }
 
 interface KeptRows {
@@ -89,7 +117,7 @@ function buildRows(
     pair,
     reference: pairSide(runRowids.reference, p.reference),
     candidate: pairSide(runRowids.candidate, p.candidate),
-    ids: pairIds(p),
+    ids: pairIds(p, runRowids),
     refRowids: rowidsOf(p.ref, p.reference),
     candRowids: rowidsOf(p.cand, p.candidate),
     flags: p.flags,
