@@ -53,6 +53,12 @@ export interface ServiceOptions {
   /** Watch added folders for changes (off for one-shot CLI commands). */
   watch?: boolean;
   indexWorkers?: number;
+  /**
+   * Compare workers keep each pairing (and its criteria) for the next comparison of the same
+   * runs, and mirror it when their roles swap (default on). Off, a comparison pairs its runs
+   * anew from the tables the worker holds: the benchmark's measure of a first pairing.
+   */
+  keepPairings?: boolean;
   /** How often a watched s3:// address is listed again (default five minutes). */
   bucketPollMs?: number;
   // findings & sync
@@ -133,6 +139,8 @@ export class PairwiseService {
       path.resolve(options.dbPath),
       this.jobs,
       this.events,
+      {},
+      options.keepPairings ?? true,
     );
     // findings & sync
     this.sync = new SyncEngine(

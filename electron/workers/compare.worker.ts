@@ -15,7 +15,10 @@ serveTasks(async (payload, ctx) => {
   // Short waits for the write lock, between which the save checks for a cancel (store.ts).
   db.pragma('busy_timeout = 200');
   try {
-    const result = computeComparison(db, job, () => ctx.throwIfCancelled(), { cache: tables });
+    const result = computeComparison(db, job, () => ctx.throwIfCancelled(), {
+      cache: tables,
+      keepPairings: job.keepPairings !== false,
+    });
     const saved = savedReport(result.report);
     if (job.handBack) ctx.send({ report: saved });
     ctx.progress({ phase: 'saving', done: 0, total: null });

@@ -62,9 +62,15 @@ export interface CompareResult {
   breakdown: CompareBreakdown;
   warm: CompareTiming;
   /**
-   * Warm again with the two runs' roles swapped: the worker still holds both runs' column
-   * stores, but pairs them anew (its pairing is kept per reference and candidate), as
-   * DuckDB's warm join joins tables it holds.
+   * Warm again with the two runs' roles swapped (another reference): the worker holds both
+   * runs' column stores and mirrors the pairing it kept for the other order.
+   */
+  swapped?: CompareTiming;
+  /**
+   * Warm, paired anew: a service whose compare workers keep no pairing
+   * (ServiceOptions.keepPairings), after a first comparison has loaded both column stores, so
+   * a new resample count pairs the runs again from tables the worker holds, as DuckDB's warm
+   * join joins tables it holds.
    */
   repaired?: CompareTiming;
   peakRss: RssPeak;
@@ -136,10 +142,40 @@ function breakdown(
   };
 }
 
+/**
+ * A first comparison loads both column stores into a worker that keeps no pairing; the next,
+ * with a new resample count, pairs them anew from the tables it holds (the one timed).
+ */
+async function pairedAnew(args: CompareArgs, pool: { take: () => number }): Promise<CompareTiming> {
+  const service = new PairwiseService({
+    dbPath: args.dbPath,
+    host: 'cli',
+    version: 'bench',
+    keepPairings: false,
+  });
+  try {
+    const settings = { experimentId: args.experimentId, resamples: args.resamples + 3 };
+    await service.compare.run(settings);
+    pool.take();
+    const anew = { ...settings, resamples: args.resamples + 4 };
+    const timing = await timed(() => longestBlock(() => service.compare.run(anew)));
+    return {
+      seconds: timing.seconds,
+      workerSeconds: pool.take(),
+      resamples: anew.resamples,
+      blockedSeconds: timing.value.blockedSeconds,
+    };
+  } finally {
+    await service.close();
+  }
+}
+
 export async function comparePhase(args: CompareArgs): Promise<CompareResult> {
   const pool = instrumentPool();
   const sampler = new RssSampler();
   const service = new PairwiseService({ dbPath: args.dbPath, host: 'cli', version: 'bench' });
+  let closed: Promise<void> | null = null;
+  const closing = () => (closed ??= service.close());
   let pass = 'cold';
   const stopForwarding = forwardJobProgress(service.events, () => pass);
   try {
@@ -165,10 +201,13 @@ export async function comparePhase(args: CompareArgs): Promise<CompareResult> {
       candidate: reference.runId,
       resamples: args.resamples + 2,
     };
-    const repaired = await timed(() => longestBlock(() => service.compare.run(swapped)));
-    const repairedWorker = pool.take();
+    const mirrored = await timed(() => longestBlock(() => service.compare.run(swapped)));
+    const swappedWorker = pool.take();
     const peakRss = sampler.peak();
     const steps = breakdown(service.db, args.dbPath, args.experimentId, warmSettings.resamples);
+    stopForwarding();
+    await closing();
+    const repaired = await pairedAnew(args, pool);
 
     return {
       cold: {
@@ -185,19 +224,20 @@ export async function comparePhase(args: CompareArgs): Promise<CompareResult> {
         resamples: warmSettings.resamples,
         blockedSeconds: warm.value.blockedSeconds,
       },
-      repaired: {
-        seconds: repaired.seconds,
-        workerSeconds: repairedWorker,
+      swapped: {
+        seconds: mirrored.seconds,
+        workerSeconds: swappedWorker,
         resamples: swapped.resamples,
-        blockedSeconds: repaired.value.blockedSeconds,
+        blockedSeconds: mirrored.value.blockedSeconds,
       },
+      repaired,
       peakRss,
       summary: summarize(cold.value.value.report),
       reportKey: cold.value.value.key,
     };
   } finally {
     stopForwarding();
-    await service.close();
+    await closing();
     await sampler.close();
   }
 }

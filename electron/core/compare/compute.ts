@@ -43,7 +43,12 @@ export interface CompareTask {
  * `handBack`, the worker sends the report (a SavedReport) before saving it, so a caller waiting
  * for it parses it while the save runs instead of reading it back afterwards.
  */
-export type CompareJob = CompareTask & { key: string; handBack?: boolean };
+export type CompareJob = CompareTask & {
+  key: string;
+  handBack?: boolean;
+  /** Keep each pairing for the next comparison of the same runs (ServiceOptions.keepPairings). */
+  keepPairings?: boolean;
+};
 
 /** A compared run as the explorer's search needs it: its rowid and its examples' rowid range. */
 export interface PairSide {
@@ -102,6 +107,7 @@ function fromColumns(
   replicates: RunDetails[],
   tables: Map<RunDetails, RunTable>,
   checkCancelled: () => void,
+  keepPairings: boolean,
 ): CompareResult {
   const entry = (details: RunDetails) => ({ run: details.run, table: tables.get(details)! });
   const reference = loaded.get(task.reference);
@@ -111,6 +117,7 @@ function fromColumns(
     replicates:
       reference && replicates.length > 0 ? [reference, ...replicates].map(entry) : undefined,
     checkCancelled,
+    keepPairings,
   });
   return {
     report,
@@ -171,7 +178,11 @@ export function computeComparison(
   db: Db,
   task: CompareTask,
   checkCancelled: () => void,
-  { objects = false, cache }: { objects?: boolean; cache?: RunTableCache } = {},
+  {
+    objects = false,
+    cache,
+    keepPairings = true,
+  }: { objects?: boolean; cache?: RunTableCache; keepPairings?: boolean } = {},
 ): CompareResult {
   const experiment = task.experiment ?? loadExperiment(db, task.experimentId);
   const loaded = new Map<string, RunDetails>();
@@ -190,7 +201,7 @@ export function computeComparison(
   const tables = objects ? null : loadTables(db, [...loaded.values(), ...replicates], cache);
   checkCancelled();
   const result = tables
-    ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled)
+    ? fromColumns(experiment, task, loaded, replicates, tables, checkCancelled, keepPairings)
     : fromExamples(db, experiment, task, loaded, replicates, checkCancelled);
   const { report } = result;
   report.experiment.reference_basis = task.referenceBasis;

@@ -55,6 +55,7 @@ export class ComparisonRunner {
     private readonly jobs: JobManager,
     private readonly events: EventHub,
     private readonly idle: { ms?: number; timer?: IdleTimer } = {},
+    private readonly keepPairings = true,
   ) {}
 
   /** Compare workers alive now, each holding the tables of the last comparison it ran. */
@@ -93,7 +94,13 @@ export class ComparisonRunner {
         this.events.emit('compare:ready', { experimentId, key });
         return;
       }
-      const job: CompareJob = { ...plan, dbPath: this.dbPath, key, handBack: handBack !== null };
+      const job: CompareJob = {
+        ...plan,
+        dbPath: this.dbPath,
+        key,
+        handBack: handBack !== null,
+        keepPairings: this.keepPairings,
+      };
       let announced = false;
       const announce = () => {
         if (announced) return;

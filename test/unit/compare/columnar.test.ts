@@ -18,9 +18,13 @@ import {
 /**
  * The same library both ways: one object per example (the oracle), and typed arrays, read
  * afresh or taken from `kept` (the tables of an earlier comparison, as a compare worker keeps
- * them).
+ * them), keeping each pairing for the next comparison of the same tables unless told not to.
  */
-function bothWays(library: ColumnarLibrary, kept = new Map<ColumnarRun, ColumnRun>()) {
+function bothWays(
+  library: ColumnarLibrary,
+  kept = new Map<ColumnarRun, ColumnRun>(),
+  keepPairings = true,
+) {
   const runRowid = (run: ColumnarRun) => Number(run.run.runId.slice(4)) + 1;
   const loaded = (run: ColumnarRun): LoadedRun => ({
     runRowid: runRowid(run),
@@ -51,6 +55,7 @@ function bothWays(library: ColumnarLibrary, kept = new Map<ColumnarRun, ColumnRu
   const actual = buildColumnReport(library.experiment, tables, {
     reference: library.reference,
     resamples: library.resamples,
+    keepPairings,
     replicates:
       library.replicates.length > 0
         ? [referenceTable, ...library.replicates.map(columns)]
@@ -131,6 +136,26 @@ describe('the columnar comparison', () => {
       { numRuns: 100 },
     );
     expect(mirrored).toBeGreaterThan(50);
+  });
+
+  it('pairs kept tables anew, neither mirrored nor kept, when pairings are not kept', () => {
+    fc.assert(
+      fc.property(
+        columnarLibraryArb.filter((l) => l.runs.length >= 2),
+        (library) => {
+          const kept = new Map<ColumnarRun, ColumnRun>();
+          bothWays(library, kept);
+          const swapped = { ...library, reference: 'c1', replicates: [] };
+          const first = bothWays(swapped, kept, false);
+          expect(JSON.stringify(first.actual)).toBe(JSON.stringify(first.expected));
+          expect(first.actualPairs).toEqual(first.expectedPairs);
+          expect(first.pairs.some((p) => twinOf(p.pairing))).toBe(false);
+          const again = bothWays(swapped, kept, false);
+          first.pairs.forEach((p, i) => expect(again.pairs[i]!.pairing).not.toBe(p.pairing));
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('covers what the property is meant to reach', () => {

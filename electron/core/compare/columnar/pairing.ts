@@ -148,7 +148,9 @@ export function pairTables(
   refErrored: Uint8Array,
   candErrored: Uint8Array,
   cache: CellCache,
+  keep = true,
 ): ColumnPairing {
+  if (!keep) return pairAnew(reference, candidate, refErrored, candErrored, cache);
   let byCandidate = kept.get(reference);
   if (!byCandidate) kept.set(reference, (byCandidate = new WeakMap()));
   let pairing = byCandidate.get(candidate);

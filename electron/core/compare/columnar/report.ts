@@ -58,6 +58,7 @@ class ColumnComparer {
   constructor(
     private readonly experiment: CompareExperiment,
     private readonly resamples: number,
+    private readonly keepPairings: boolean,
   ) {}
 
   add({ run, table }: ColumnRun): void {
@@ -75,7 +76,7 @@ class ColumnComparer {
   pair(reference: CompareRun, candidate: CompareRun): ColumnPairing {
     const a = this.table(reference);
     const b = this.table(candidate);
-    return pairTables(a, b, this.erroredOf(a), this.erroredOf(b), this.cache);
+    return pairTables(a, b, this.erroredOf(a), this.erroredOf(b), this.cache, this.keepPairings);
   }
 
   metrics(
@@ -162,6 +163,8 @@ export interface ColumnReportOptions {
   replicates?: ColumnRun[];
   /** Called before each pair, so a long comparison can be cancelled between pairs. */
   checkCancelled?: () => void;
+  /** Reuse (and keep) the pairings of these tables from earlier comparisons; on by default. */
+  keepPairings?: boolean;
 }
 
 /** buildExperimentReport over column stores; also hands back each pair's per-example columns. */
@@ -171,7 +174,7 @@ export function buildColumnReport(
   options: ColumnReportOptions = {},
 ): ColumnReport {
   const resamples = options.resamples ?? DEFAULT_RESAMPLES;
-  const comparer = new ColumnComparer(experiment, resamples);
+  const comparer = new ColumnComparer(experiment, resamples, options.keepPairings ?? true);
   const names = new Set<string>();
   for (const entry of runs) {
     if (names.has(entry.run.conditionName)) {
