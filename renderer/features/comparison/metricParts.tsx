@@ -5,6 +5,7 @@ import {
   powerSentence,
   verdictWords,
 } from '../../../shared/compare/verdict-words';
+import { BreakableText } from '../../components/BreakableText';
 import { count, interval, pValue } from '../../format';
 import { SMALL_N_MARK } from './metricsMarkdown';
 
@@ -71,7 +72,9 @@ export function VerdictText({ m }: { m: MetricComparisonView }) {
         <span className="verdict verdict-not_comparable" title={verdictHelp.not_comparable}>
           {definitionsDiffer(m) ? 'comparison unavailable' : 'not comparable'}
         </span>
-        <div className="small confound">{confoundWords(m)}</div>
+        <div className="small confound">
+          <BreakableText text={confoundWords(m)} />
+        </div>
       </>
     );
   return m.verdict ? (
