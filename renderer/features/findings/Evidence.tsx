@@ -1,8 +1,8 @@
 import type { Pin, SnapshotView } from '../../../shared/findings';
 import { snapshotLine } from './evidenceLine';
 import { WordDiff } from '../examples/WordDiff';
-import { MetricsTable } from '../comparison/MetricsTable';
 import { ReproductionTable } from '../comparison/ReproductionTable';
+import { EvidenceMetrics } from './EvidenceMetrics';
 
 /** The frozen numbers the finding cites: never recomputed here, only refreshed on request. */
 export function Evidence({ snapshot }: { snapshot: SnapshotView }) {
@@ -15,7 +15,7 @@ export function Evidence({ snapshot }: { snapshot: SnapshotView }) {
           <h4>
             {c.candidate.condition} <span className="muted">vs</span> {c.reference.condition}
           </h4>
-          <MetricsTable comparison={c} noise={report.noise_floor} />
+          <EvidenceMetrics comparison={c} noise={report.noise_floor} />
         </section>
       ))}
       {report.reproduction ? (

@@ -23,4 +23,20 @@ describe('the stylesheet', () => {
     const rule = /\.limitation textarea \{([^}]*)\}/.exec(css)?.[1] ?? '';
     expect(rule).toMatch(/field-sizing:\s*content/);
   });
+
+  it('fits a finding’s evidence table to its card: fixed columns, text that wraps, whole numbers', () => {
+    const css = fs.readFileSync(STYLES, 'utf8');
+    const rule = (selector: string) =>
+      new RegExp(`(?:^|\\n)${selector.replace(/[.*]/g, '\\$&')} \\{([^}]*)\\}`).exec(css)?.[1] ??
+      '';
+    expect(rule('table.evidence-metrics')).toMatch(/table-layout:\s*fixed/);
+    // `.grid td` breaks anywhere, which let a squeezed column cut a number between its digits.
+    const cells = rule('table.evidence-metrics th,\ntable.evidence-metrics td');
+    expect(cells).toMatch(/white-space:\s*normal/);
+    expect(cells).toMatch(/overflow-wrap:\s*break-word/);
+    const widths = ['value', 'value', 'difference', 'interval', 'p', 'verdict'].map((col) =>
+      Number(/width:\s*([\d.]+)%/.exec(rule(`.evidence-metrics col.${col}`))?.[1]),
+    );
+    expect(widths.reduce((a, b) => a + b, 0)).toBe(100);
+  });
 });
