@@ -1,6 +1,6 @@
 import { isAscii as isAsciiBytes } from 'node:buffer';
 import { inflateSection, type SectionText } from '../texts/sections';
-import { beginsWordOf, isAscii, wordStartPattern } from './ascii-words';
+import { beginsWordAt, beginsWordOf, digitAnchor, isAscii, wordStartPattern } from './ascii-words';
 import type { ScanState, WholeRows } from './scan-rows';
 
 const BACKSLASH = 1;
@@ -22,6 +22,13 @@ const INFLATE_CHUNK = 256 * 1024;
  */
 export const PIECE_BYTES = 64 * 1024;
 
+/** How an ASCII term is found in a section's plain lines. */
+type Finder =
+  /** By a byte search for its digits, each place then tested in place. */
+  | { anchor: Buffer; at: number; term: Buffer }
+  /** By its pattern, over the section read into strings. */
+  | { pattern: RegExp };
+
 /**
  * Scans the blocks the archive stored in the sections layout (texts/sections.ts) as the scan
  * of source files scans located literals (scan-located.ts): only the input and output sections
@@ -31,8 +38,10 @@ export const PIECE_BYTES = 64 * 1024;
  * holds every row's texts, so none is unavailable.
  */
 export class SectionsScan {
-  /** Each ASCII term's pattern, by term index (null past ASCII: it begins no ASCII word). */
-  private readonly patterns: (RegExp | null)[];
+  /** How each term is found, by term index (null past ASCII: it begins no ASCII word). */
+  private readonly finders: (Finder | null)[];
+  /** Whether some term is found by its pattern: the sections are then read into strings. */
+  private readonly patterned: boolean;
 
   constructor(
     private readonly state: ScanState,
@@ -40,7 +49,14 @@ export class SectionsScan {
     /** How many bytes of a section are read into one string at most (tests cut it small). */
     private readonly pieceBytes = PIECE_BYTES,
   ) {
-    this.patterns = state.terms.map((term) => (isAscii(term) ? wordStartPattern(term) : null));
+    this.finders = state.terms.map((term): Finder | null => {
+      if (!isAscii(term)) return null;
+      const anchor = digitAnchor(term);
+      return anchor
+        ? { anchor: anchor.bytes, at: anchor.at, term: Buffer.from(term, 'latin1') }
+        : { pattern: wordStartPattern(term) };
+    });
+    this.patterned = this.finders.some((finder) => finder !== null && 'pattern' in finder);
   }
 
   /** Decides the rows of one block, whose first row is example `first`. */
@@ -52,14 +68,19 @@ export class SectionsScan {
     // By slot: 2 × row + side.
     const kinds = new Uint8Array(2 * rows);
     // By term, the rows found to hold it (a block's rows are few: the scan state counts runs).
-    const held = this.patterns.map(() => new Uint8Array(rows));
+    const held = this.finders.map(() => new Uint8Array(rows));
     sides.forEach((section, side) => {
       const { text } = section;
       markLines(section, side, kinds, BACKSLASH, (from) => text.indexOf(BACKSLASH_BYTE, from));
       const ascii = isAsciiBytes(text);
-      forEachPiece(section, this.pieceBytes, (piece, from, row) => {
-        if (!ascii) markHigh(piece, from, section, row, side, kinds);
-        this.countPlain(piece, from, section, row, side, kinds, held);
+      if (!ascii || this.patterned)
+        forEachPiece(section, this.pieceBytes, (piece, from, row) => {
+          if (!ascii) markHigh(piece, from, section, row, side, kinds);
+          this.countPatterns(piece, from, section, row, side, kinds, held);
+        });
+      this.finders.forEach((finder, t) => {
+        if (finder !== null && 'anchor' in finder)
+          countAnchored(finder, section, side, kinds, held[t]!);
       });
     });
     const left = new Uint8Array(rows);
@@ -83,10 +104,10 @@ export class SectionsScan {
   }
 
   /**
-   * Marks the terms found in the plain lines (no backslash, no byte past ASCII) of a piece
-   * where they lie: a piece is whole lines, so a line's marks are all set by now.
+   * Marks the terms found by their pattern in the plain lines (no backslash, no byte past
+   * ASCII) of a piece: a piece is whole lines, so a line's marks are all set by now.
    */
-  private countPlain(
+  private countPatterns(
     piece: string,
     from: number,
     { starts }: SectionText,
@@ -95,8 +116,9 @@ export class SectionsScan {
     kinds: Uint8Array,
     held: Uint8Array[],
   ): void {
-    this.patterns.forEach((found, t) => {
-      if (found === null) return;
+    this.finders.forEach((finder, t) => {
+      if (finder === null || !('pattern' in finder)) return;
+      const found = finder.pattern;
       const rowsHolding = held[t]!;
       let row = firstRow;
       found.lastIndex = 0;
@@ -111,7 +133,7 @@ export class SectionsScan {
   /** Marks the terms a decoded ASCII text (lowered) holds, by the rules of ascii-words.ts. */
   private countDecoded(lowered: string, row: number, held: Uint8Array[]): void {
     this.state.terms.forEach((term, t) => {
-      if (this.patterns[t] !== null && beginsWordOf(lowered, term)) held[t]![row] = 1;
+      if (this.finders[t] !== null && beginsWordOf(lowered, term)) held[t]![row] = 1;
     });
   }
 }
@@ -133,6 +155,27 @@ function forEachPiece(
     while (next < rows && starts[next + 1]! - starts[row]! <= most) next++;
     each(text.toString('latin1', starts[row], starts[next]), starts[row]!, row);
     row = next;
+  }
+}
+
+/**
+ * Marks the plain lines of a side where a term found by its digits begins a word: every place
+ * its digits lie is tested, the rest of the section is never read. Once all lines' marks are set.
+ */
+function countAnchored(
+  { anchor, at, term }: { anchor: Buffer; at: number; term: Buffer },
+  { text, starts }: SectionText,
+  side: number,
+  kinds: Uint8Array,
+  rowsHolding: Uint8Array,
+): void {
+  let row = 0;
+  for (let found = text.indexOf(anchor, at); found >= 0;) {
+    while (starts[row + 1]! <= found) row++;
+    if (kinds[2 * row + side] === 0 && beginsWordAt(text, found - at, term)) {
+      rowsHolding[row] = 1;
+      found = text.indexOf(anchor, starts[row + 1]! + at);
+    } else found = text.indexOf(anchor, found + 1);
   }
 }
 
