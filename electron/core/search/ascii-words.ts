@@ -55,11 +55,12 @@ export function beginsWordAt(text: Uint8Array, at: number, term: Uint8Array): bo
 /**
  * A folded ASCII term's longest run of digits, which no folding of case changes, so a byte
  * search finds every place the term may begin a word; and where it lies in the term. Null for
- * a term without digits.
+ * a term without two digits in a row: one digit lies in most numbers of a text, and testing
+ * each place took a common word longer than the term's pattern over the whole text.
  */
 export function digitAnchor(term: string): { bytes: Buffer; at: number } | null {
   let best: { bytes: Buffer; at: number } | null = null;
-  for (const run of term.matchAll(/[0-9]+/g))
+  for (const run of term.matchAll(/[0-9]{2,}/g))
     if (!best || run[0].length > best.bytes.length)
       best = { bytes: Buffer.from(run[0], 'latin1'), at: run.index! };
   return best;
