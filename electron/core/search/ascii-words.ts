@@ -40,3 +40,28 @@ export function beginsWordOf(lowered: string, term: string): boolean {
  * Without the unicode flag, `i` folds no character past ASCII onto an ASCII one.
  */
 export const wordStartPattern = (term: string): RegExp => new RegExp(`(?<![0-9a-z])${term}`, 'gi');
+
+/**
+ * Whether a folded ASCII term (as bytes) begins a word at byte `at` of raw text: its bytes
+ * there, ignoring ASCII case, after no letter or digit.
+ */
+export function beginsWordAt(text: Uint8Array, at: number, term: Uint8Array): boolean {
+  if (at < 0 || at + term.length > text.length) return false;
+  if (at > 0 && WORD_BYTE[text[at - 1]!] === 1) return false;
+  for (let i = 0; i < term.length; i++) if (LOWER[text[at + i]!] !== term[i]) return false;
+  return true;
+}
+
+/**
+ * A folded ASCII term's longest run of digits, which no folding of case changes, so a byte
+ * search finds every place the term may begin a word; and where it lies in the term. Null for
+ * a term without two digits in a row: one digit lies in most numbers of a text, and testing
+ * each place took a common word longer than the term's pattern over the whole text.
+ */
+export function digitAnchor(term: string): { bytes: Buffer; at: number } | null {
+  let best: { bytes: Buffer; at: number } | null = null;
+  for (const run of term.matchAll(/[0-9]{2,}/g))
+    if (!best || run[0].length > best.bytes.length)
+      best = { bytes: Buffer.from(run[0], 'latin1'), at: run.index! };
+  return best;
+}
