@@ -8,6 +8,7 @@
  */
 
 import type { Wilcoxon } from '../types';
+import { sortedCopy } from './sorted';
 import { normalUpperTail } from './special';
 
 export const WILCOXON_EXACT_LIMIT = 200;
@@ -84,10 +85,8 @@ function firstNotBelow(s: Float64Array, below: (d: number) => boolean): number {
  * of equal |d| is found by search rather than step by step (scores and counts take few values).
  */
 function signedRanks(differences: ArrayLike<number>): SignedRanks {
-  const s =
-    differences instanceof Float64Array && ascending(differences)
-      ? differences
-      : Float64Array.from(differences).sort();
+  const values = differences instanceof Float64Array ? differences : Float64Array.from(differences);
+  const s = ascending(values) ? values : sortedCopy(values);
   const negEnd = firstNotBelow(s, (d) => d < 0);
   const posStart = firstNotBelow(s, (d) => d <= 0);
   let posEnd = s.length;
