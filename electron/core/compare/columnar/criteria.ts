@@ -169,10 +169,11 @@ function isBinary(
 function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {
   const { n, ref, cand, refErrored, candErrored } = p;
   const out = new Float64Array(p.matched);
+  const same = ref === cand;
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
+    const i = same ? k : ref[k]!;
+    const j = same ? k : cand[k]!;
     if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
     const a = x[i]!;
     const b = y[j]!;

@@ -24,13 +24,15 @@ export function columnSample(
   const inputMismatch: string[] = [];
   const mismatch = FLAG.inputMismatch;
   const { n, ref, cand, refErrored, candErrored, flags } = p;
+  // The same ids on both sides: position k is index k in both tables.
+  const same = ref === cand;
   // Once over the positions, taking the differences at scale 1 (a product by 1 is exact);
   // only values large enough to need a smaller scale are read a second time.
   const unscaled = new Float64Array(n);
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
+    const i = same ? k : ref[k]!;
+    const j = same ? k : cand[k]!;
     if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
     const x = a[i]!;
     const y = b[j]!;
@@ -45,8 +47,8 @@ export function columnSample(
   if (scale !== 1) {
     m = 0;
     for (let k = 0; k < n; k++) {
-      const i = ref[k]!;
-      const j = cand[k]!;
+      const i = same ? k : ref[k]!;
+      const j = same ? k : cand[k]!;
       if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
       const x = a[i]!;
       const y = b[j]!;
