@@ -47,13 +47,12 @@ export function signFlipTest(
 ): SignFlipResult {
   let observed = 0;
   for (let i = 0; i < differences.length; i++) observed += differences[i]!;
-  const magnitudes = ascendingMagnitudes(differences);
-  const n = magnitudes.length;
+  const sums = magnitudeSums(differences);
+  const n = sums.count;
   if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
-  const gross = magnitudes.reduce((s, v) => s + v, 0);
-  const threshold = Math.abs(observed) - TIE_TOLERANCE * gross;
+  const threshold = Math.abs(observed) - TIE_TOLERANCE * sums.gross;
 
-  if (magnitudes[0] === magnitudes[n - 1]) {
+  if (sums.least === sums.greatest) {
     // All |d| equal: Σ ± d is |d| × (2·Binomial(n, 1/2) − n), the sign test.
     let positive = 0;
     for (let i = 0; i < differences.length; i++) if (differences[i]! > 0) positive++;
@@ -61,23 +60,101 @@ export function signFlipTest(
     return { p: Math.min(1, 2 * tail), method: 'exact sign test' };
   }
   if (n <= SIGN_FLIP_EXACT_LIMIT) {
-    return { p: enumerate(magnitudes, threshold), method: 'exact sign-flip permutation' };
+    return {
+      p: enumerate(ascendingMagnitudes(differences), threshold),
+      method: 'exact sign-flip permutation',
+    };
   }
-  const total = magnitudes.reduce((s, v) => s + v, 0);
-  if (magnitudes.every(Number.isInteger) && n * (2 * total + 1) <= CONVOLUTION_BUDGET) {
-    return { p: convolve(magnitudes, total, threshold), method: 'exact sign-flip permutation' };
+  const total = sums.gross;
+  if (sums.integers && n * (2 * total + 1) <= CONVOLUTION_BUDGET) {
+    return {
+      p: convolve(ascendingMagnitudes(differences), total, threshold),
+      method: 'exact sign-flip permutation',
+    };
   }
   if (n * resamples > RANDOM_BUDGET) {
-    const spread = Math.sqrt(magnitudes.reduce((s, v) => s + v * v, 0));
+    const spread = Math.sqrt(sums.squares);
     return {
       p: Math.min(1, 2 * normalUpperTail(Math.max(0, threshold) / spread)),
       method: 'sign-flip permutation (normal approximation)',
     };
   }
   return {
-    p: randomPatterns(magnitudes, threshold, seedHex, resamples),
+    p: randomPatterns(ascendingMagnitudes(differences), threshold, seedHex, resamples),
     method: 'sign-flip permutation (random sign patterns)',
   };
+}
+
+/** What the tests read off the non-zero |d|, summed in ascending order. */
+interface MagnitudeSums {
+  count: number;
+  gross: number;
+  squares: number;
+  least: number;
+  greatest: number;
+  integers: boolean;
+}
+
+function sumsOf(magnitudes: Float64Array): MagnitudeSums {
+  let gross = 0;
+  let squares = 0;
+  let integers = true;
+  for (let m = 0; m < magnitudes.length; m++) {
+    const v = magnitudes[m]!;
+    gross += v;
+    squares += v * v;
+    if (integers && !Number.isInteger(v)) integers = false;
+  }
+  const n = magnitudes.length;
+  return {
+    count: n,
+    gross,
+    squares,
+    least: magnitudes[0]!,
+    greatest: magnitudes[n - 1]!,
+    integers,
+  };
+}
+
+/**
+ * The sums over |d| ascending without the array of them when the differences are sorted (a
+ * million, as the paired difference hands them over, need only the sums past the exact paths):
+ * the same merge as ascendingMagnitudes, so the sums are the same bits.
+ */
+function magnitudeSums(differences: ArrayLike<number>): MagnitudeSums {
+  let negative = 0;
+  let positive = 0;
+  for (let i = 0; i < differences.length; i++) {
+    const d = differences[i]!;
+    if (i > 0 && !(differences[i - 1]! <= d)) return sumsOf(ascendingMagnitudes(differences));
+    if (d < 0) negative++;
+    else if (d > 0) positive++;
+  }
+  let i = negative - 1;
+  let j = differences.length - positive;
+  let gross = 0;
+  let squares = 0;
+  let integers = true;
+  let least = NaN;
+  let greatest = NaN;
+  for (let m = 0; m < negative + positive; m++) {
+    const below = i >= 0 ? -differences[i]! : Infinity;
+    const above = j < differences.length ? differences[j]! : Infinity;
+    let v: number;
+    if (below <= above) {
+      v = below;
+      i--;
+    } else {
+      v = above;
+      j++;
+    }
+    if (m === 0) least = v;
+    greatest = v;
+    gross += v;
+    squares += v * v;
+    if (integers && !Number.isInteger(v)) integers = false;
+  }
+  return { count: negative + positive, gross, squares, least, greatest, integers };
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import type { Wilcoxon } from '../types';
+import { sortedCopy } from './sorted';
 import { normalUpperTail } from './special';
 
 export const WILCOXON_EXACT_LIMIT = 200;
@@ -22,59 +23,96 @@ interface SignedRanks {
 }
 
 /**
- * The positive differences and the magnitudes of the negative ones, each ascending. Sorted
- * input (as the paired difference hands over) gives them without sorting: the negatives are
- * its start, in reverse.
+ * Whether the differences are ascending, as the paired difference hands them over (a NaN, which
+ * has no rank, makes them not: the sort then puts it last, where it is left out).
  */
-function splitBySign(differences: ArrayLike<number>): { pos: Float64Array; neg: Float64Array } {
-  let positive = 0;
-  let negative = 0;
-  let ascending = true;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i]!;
-    if (d > 0) positive++;
-    else if (d < 0) negative++;
-    if (i > 0 && differences[i - 1]! > d) ascending = false;
-  }
-  const pos = new Float64Array(positive);
-  const neg = new Float64Array(negative);
-  let p = 0;
-  let q = 0;
-  for (let i = 0; i < differences.length; i++) {
-    const d = differences[i]!;
-    if (d > 0) pos[p++] = d;
-    else if (d < 0) neg[q++] = -d;
-  }
-  if (ascending) neg.reverse();
-  else {
-    pos.sort();
-    neg.sort();
-  }
-  return { pos, neg };
+function ascending(differences: Float64Array): boolean {
+  for (let i = 1; i < differences.length; i++)
+    if (!(differences[i - 1]! <= differences[i]!)) return false;
+  return true;
 }
 
+/** The first index from `from` up to `to` whose value is above `v`, in ascending `s`. */
+function endOfRun(s: Float64Array, from: number, to: number, v: number): number {
+  // Galloping, then halving: a run of t equal values costs about 2·log2(t) looks, not t.
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < to && s[hi] === v) {
+    lo = hi;
+    hi = Math.min(to, hi + (step *= 2));
+  }
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid] === v) lo = mid;
+    else hi = mid;
+  }
+  return hi;
+}
+
+/** The first index from `from` down to `to` whose value is below `v`, in ascending `s`. */
+function startOfRun(s: Float64Array, from: number, to: number, v: number): number {
+  let step = 1;
+  let hi = from;
+  let lo = from - 1;
+  while (lo > to && s[lo] === v) {
+    hi = lo;
+    lo = Math.max(to, lo - (step *= 2));
+  }
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (s[mid] === v) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/** The first index of ascending `s` where `below` stops holding (it holds on a prefix). */
+function firstNotBelow(s: Float64Array, below: (d: number) => boolean): number {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (below(s[mid]!)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Ranks of |d| walked over the differences in ascending order: the negatives' magnitudes rise
+ * from the zeros down to the start, the positives from the zeros up to the end, and each group
+ * of equal |d| is found by search rather than step by step (scores and counts take few values).
+ */
 function signedRanks(differences: ArrayLike<number>): SignedRanks {
-  const { pos, neg } = splitBySign(differences);
+  const values = differences instanceof Float64Array ? differences : Float64Array.from(differences);
+  const s = ascending(values) ? values : sortedCopy(values);
+  const negEnd = firstNotBelow(s, (d) => d < 0);
+  const posStart = firstNotBelow(s, (d) => d <= 0);
+  let posEnd = s.length;
+  while (posEnd > posStart && !(s[posEnd - 1]! > 0)) posEnd--;
   // Only the exact test needs each rank.
-  const keepRanks = pos.length + neg.length <= WILCOXON_EXACT_LIMIT;
-  let i = 0;
-  let j = 0;
+  const keepRanks = negEnd + posEnd - posStart <= WILCOXON_EXACT_LIMIT;
+  let i = posStart;
+  let j = negEnd - 1;
   let rank = 0;
   let wPlus = 0;
   let tieSum = 0;
   const doubledRanks: number[] = [];
   // Walk both sorted lists together, one group of equal |d| at a time.
-  while (i < pos.length || j < neg.length) {
-    const v = Math.min(i < pos.length ? pos[i]! : Infinity, j < neg.length ? neg[j]! : Infinity);
+  while (i < posEnd || j >= 0) {
+    const v = Math.min(i < posEnd ? s[i]! : Infinity, j >= 0 ? -s[j]! : Infinity);
     let p = 0;
     let q = 0;
-    while (i < pos.length && pos[i] === v) {
-      p++;
-      i++;
+    if (i < posEnd && s[i] === v) {
+      const end = endOfRun(s, i, posEnd, v);
+      p = end - i;
+      i = end;
     }
-    while (j < neg.length && neg[j] === v) {
-      q++;
-      j++;
+    if (j >= 0 && -s[j]! === v) {
+      const start = startOfRun(s, j, -1, -v);
+      q = j - start;
+      j = start;
     }
     const t = p + q;
     wPlus += p * (rank + (t + 1) / 2);

@@ -171,6 +171,13 @@ describe('the columnar comparison', () => {
           if (c.coverage.errored_reference) seen.add('errors');
           if (c.coverage.only_reference.length && c.coverage.only_candidate.length)
             seen.add('ids missing on both sides');
+          // One array for both sides' positions (the same-ids paths in pairing and criteria).
+          if (
+            c.coverage.paired > 0 &&
+            !c.coverage.only_reference.length &&
+            !c.coverage.only_candidate.length
+          )
+            seen.add('the same ids on both sides');
           if (c.coverage.input_mismatch.length) seen.add('input mismatch');
           if (c.criteria.some((x) => x.kind === 'pass_fail')) seen.add('pass/fail');
           if (c.criteria.some((x) => x.wilcoxon)) seen.add('wilcoxon');
@@ -189,6 +196,7 @@ describe('the columnar comparison', () => {
         'series',
         'errors',
         'ids missing on both sides',
+        'the same ids on both sides',
         'input mismatch',
         'pass/fail',
         'wilcoxon',

@@ -105,9 +105,11 @@ function classify(
   const lowerBetter = rule.direction === 'lower_is_better';
   const { tag: tagA, token: tokenA } = a;
   const { tag: tagB, token: tokenB } = b;
+  // The same ids on both sides: position k is index k in both tables.
+  const same = ref === cand;
   for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
+    const i = same ? k : ref[k]!;
+    const j = same ? k : cand[k]!;
     if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) {
       classes[k] = NOT_COMPARABLE;
       deltas[k] = NaN;
@@ -167,10 +169,11 @@ function isBinary(
 function numericDifferences(p: ColumnPairing, x: Float64Array, y: Float64Array): Float64Array {
   const { n, ref, cand, refErrored, candErrored } = p;
   const out = new Float64Array(p.matched);
+  const same = ref === cand;
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
+    const i = same ? k : ref[k]!;
+    const j = same ? k : cand[k]!;
     if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
     const a = x[i]!;
     const b = y[j]!;

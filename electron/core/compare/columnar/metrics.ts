@@ -24,34 +24,44 @@ export function columnSample(
   const inputMismatch: string[] = [];
   const mismatch = FLAG.inputMismatch;
   const { n, ref, cand, refErrored, candErrored, flags } = p;
-  // Twice over the positions, first for the scale, then for the differences: no array of each
-  // side's values is made.
+  // The same ids on both sides: position k is index k in both tables.
+  const same = ref === cand;
+  // Once over the positions, taking the differences at scale 1 (a product by 1 is exact);
+  // only values large enough to need a smaller scale are read a second time.
+  const unscaled = new Float64Array(n);
   let m = 0;
   for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
+    const i = same ? k : ref[k]!;
+    const j = same ? k : cand[k]!;
     if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
     const x = a[i]!;
     const y = b[j]!;
     if (x !== x || y !== y) continue;
     range.add(x);
     range.add(y);
-    m++;
+    unscaled[m++] = sign === 1 ? y - x : x - y;
     if (flags[k]! & mismatch) inputMismatch.push(idAtPosition(p, k));
   }
   const scale = range.scale;
-  const canonical = new Float64Array(m);
-  m = 0;
-  for (let k = 0; k < n; k++) {
-    const i = ref[k]!;
-    const j = cand[k]!;
-    if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x !== x || y !== y) continue;
-    canonical[m++] = sign === 1 ? y * scale - x * scale : x * scale - y * scale;
+  const canonical = scale === 1 ? fitted(unscaled, m) : new Float64Array(m);
+  if (scale !== 1) {
+    m = 0;
+    for (let k = 0; k < n; k++) {
+      const i = same ? k : ref[k]!;
+      const j = same ? k : cand[k]!;
+      if (i < 0 || j < 0 || refErrored[i] || candErrored[j]) continue;
+      const x = a[i]!;
+      const y = b[j]!;
+      if (x !== x || y !== y) continue;
+      canonical[m++] = sign === 1 ? y * scale - x * scale : x * scale - y * scale;
+    }
   }
   return { canonical, sign, inputMismatch, scale, levels: range.twoLevels() };
+}
+
+/** The first m values, without a copy when they are all of them. */
+function fitted(values: Float64Array, m: number): Float64Array {
+  return m === values.length ? values : values.slice(0, m);
 }
 
 /** The interval of a run's own mean of the metric's field, over examples that did not error. */

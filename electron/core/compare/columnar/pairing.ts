@@ -119,9 +119,11 @@ function markBehavior(p: ColumnPairing, cache: CellCache): void {
     const { tag: tagA, token: tokenA } = cache.of(p.reference, key);
     const { tag: tagB, token: tokenB } = cache.of(p.candidate, key);
     const { n, ref, cand, flags } = p;
+    // The same ids on both sides: position k is index k in both tables, read without the arrays.
+    const same = ref === cand;
     for (let k = 0; k < n; k++) {
-      const i = ref[k]!;
-      const j = cand[k]!;
+      const i = same ? k : ref[k]!;
+      const j = same ? k : cand[k]!;
       if (i < 0 || j < 0 || flags[k]! & BEHAVIOR_CHANGED) continue;
       const ta = tagA[i]!;
       const tb = tagB[j]!;
