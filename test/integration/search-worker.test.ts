@@ -94,6 +94,27 @@ describe('the search fill, in its worker', () => {
     await indexer.close();
   });
 
+  it("starts neither its worker nor a slice while a search's scans run, then fills", async () => {
+    harness = await searchLibrary(50);
+    const db = harness.service.db;
+    allUnsearchable(db);
+    const indexer = new SearchIndexer(db, quietJobs(db), STEPWISE);
+    let scanning = true;
+    let asked = 0;
+    vi.spyOn(indexer.scans, 'busy').mockImplementation(() => {
+      asked++;
+      return scanning;
+    });
+    const workers = vi.spyOn(indexer, 'workers');
+    indexer.schedule();
+    while (asked < 3) await tick();
+    expect(workers).not.toHaveBeenCalled();
+    scanning = false;
+    await indexer.idle();
+    expect(pendingRuns(db)).toEqual([]);
+    await indexer.close();
+  });
+
   it("fills a search's runs first, then the others, whenever the search comes", async () => {
     harness = await searchLibrary(50, 2);
     const db = harness.service.db;

@@ -138,6 +138,10 @@ export class SearchIndexer {
     // Not inside the caller's turn (the end of an index pass, a request): start on our own.
     await yieldToEvents();
     if ((allPending(this.db)?.total ?? 0) >= WARM_SCANS_AT) this.scans.warm();
+    // A search asked as the fill starts: its scans take both cores rather than share them with
+    // the fill worker's start and first slice (later slices wait in mayGoOn).
+    while (this.scans.busy() && !ctx.signal.aborted) await sleep(PAUSE_MS);
+    if (ctx.signal.aborted) throw new CancelledError();
     for (;;) {
       const order = this.order();
       if (order.length === 0) return;
