@@ -139,8 +139,7 @@ export class PairwiseService {
       path.resolve(options.dbPath),
       this.jobs,
       this.events,
-      {},
-      options.keepPairings ?? true,
+      { keepPairings: options.keepPairings },
     );
     // findings & sync
     this.sync = new SyncEngine(

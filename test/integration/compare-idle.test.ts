@@ -60,7 +60,7 @@ describe('idle compare workers', () => {
       path.join(harness.dir, 'pairwise.db'),
       service.jobs,
       service.events,
-      { ms: 1234, timer: clock.timer },
+      { idleMs: 1234, idleTimer: clock.timer },
     );
     const settings = { experimentId: 'exp-test', resamples: 300 };
 
@@ -93,7 +93,7 @@ describe('idle compare workers', () => {
       path.join(harness.dir, 'pairwise.db'),
       service.jobs,
       service.events,
-      { timer: clock.timer },
+      { idleTimer: clock.timer },
     );
     await runner.run({ experimentId: 'exp-test', resamples: 200 });
     const first = clock.armed()[0]!;

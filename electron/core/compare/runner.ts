@@ -35,6 +35,15 @@ const unrefTimer: IdleTimer = (fn, ms) => {
   return () => clearTimeout(timer);
 };
 
+export interface RunnerOptions {
+  /** How long the workers outlive their last comparison (COMPARE_IDLE_MS by default). */
+  idleMs?: number;
+  /** The idle wait's timer; tests pass one they fire by hand. */
+  idleTimer?: IdleTimer;
+  /** Whether workers keep each pairing for the next comparison (ServiceOptions.keepPairings). */
+  keepPairings?: boolean;
+}
+
 /**
  * Runs comparisons in compare workers, each of which saves its report and pair arrays on its own
  * connection in one transaction, so the service's thread only waits for the result, then drops
@@ -54,8 +63,7 @@ export class ComparisonRunner {
     private readonly dbPath: string,
     private readonly jobs: JobManager,
     private readonly events: EventHub,
-    private readonly idle: { ms?: number; timer?: IdleTimer } = {},
-    private readonly keepPairings = true,
+    private readonly options: RunnerOptions = {},
   ) {}
 
   /** Compare workers alive now, each holding the tables of the last comparison it ran. */
@@ -99,7 +107,7 @@ export class ComparisonRunner {
         dbPath: this.dbPath,
         key,
         handBack: handBack !== null,
-        keepPairings: this.keepPairings,
+        keepPairings: this.options.keepPairings ?? true,
       };
       let announced = false;
       const announce = () => {
@@ -159,11 +167,11 @@ export class ComparisonRunner {
   }
 
   private waitIdle(): void {
-    const timer = this.idle.timer ?? unrefTimer;
+    const timer = this.options.idleTimer ?? unrefTimer;
     this.stopIdleWait = timer(() => {
       this.stopIdleWait = null;
       this.letGo();
-    }, this.idle.ms ?? COMPARE_IDLE_MS);
+    }, this.options.idleMs ?? COMPARE_IDLE_MS);
   }
 
   /**
