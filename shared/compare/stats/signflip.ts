@@ -45,9 +45,18 @@ export function signFlipTest(
   seedHex: string,
   resamples: number,
 ): SignFlipResult {
+  return signFlipFromSums(differences, magnitudeSums(differences), seedHex, resamples);
+}
+
+/** The test given the sums over the non-zero |d| ascending, however they were taken. */
+export function signFlipFromSums(
+  differences: ArrayLike<number>,
+  sums: MagnitudeSums,
+  seedHex: string,
+  resamples: number,
+): SignFlipResult {
   let observed = 0;
   for (let i = 0; i < differences.length; i++) observed += differences[i]!;
-  const sums = magnitudeSums(differences);
   const n = sums.count;
   if (n === 0) return { p: 1, method: 'exact sign-flip permutation' };
   const threshold = Math.abs(observed) - TIE_TOLERANCE * sums.gross;
@@ -86,7 +95,7 @@ export function signFlipTest(
 }
 
 /** What the tests read off the non-zero |d|, summed in ascending order. */
-interface MagnitudeSums {
+export interface MagnitudeSums {
   count: number;
   gross: number;
   squares: number;
@@ -161,7 +170,7 @@ function magnitudeSums(differences: ArrayLike<number>): MagnitudeSums {
  * |d| of the non-zero differences, ascending. Sorted differences (as the paired difference
  * hands them over) are merged from both ends of the zeros instead of sorted again.
  */
-function ascendingMagnitudes(differences: ArrayLike<number>): Float64Array {
+export function ascendingMagnitudes(differences: ArrayLike<number>): Float64Array {
   let negative = 0;
   let positive = 0;
   let ascending = true;

@@ -13,7 +13,7 @@ import { normalUpperTail } from './special';
 
 export const WILCOXON_EXACT_LIMIT = 200;
 
-interface SignedRanks {
+export interface SignedRanks {
   n: number;
   wPlus: number;
   /** Σ (t³ − t) over groups of tied |d|. */
@@ -150,7 +150,11 @@ function doubledRankSumDistribution(doubledRanks: number[]): Float64Array {
 }
 
 export function wilcoxonSignedRank(differences: ArrayLike<number>): Wilcoxon {
-  const { n, wPlus, tieSum, doubledRanks } = signedRanks(differences);
+  return wilcoxonFromRanks(signedRanks(differences));
+}
+
+/** The test from its ranks, however they were found (the tests hold two ways to each other). */
+export function wilcoxonFromRanks({ n, wPlus, tieSum, doubledRanks }: SignedRanks): Wilcoxon {
   const exact = n <= WILCOXON_EXACT_LIMIT;
   const method = exact ? 'exact' : 'normal approximation';
   if (n === 0) return { n, statistic: null, p_value: null, method };
