@@ -20,7 +20,9 @@ const differencesArb = fc.oneof(
     minLength: 20,
     maxLength: 300,
   }),
-  fc.array(fc.oneof(fc.integer(), fc.constantFrom(-0, 2 ** 60, -(2 ** 60))), {
+  // 2^44: 300 of them and any 32-bit integers still sum exactly (2^60 did not: with seed
+  // 569132050 the two orders' sums rounded apart and the sign-flip p differed in its 4th digit).
+  fc.array(fc.oneof(fc.integer(), fc.constantFrom(-0, 2 ** 44, -(2 ** 44))), {
     minLength: 20,
     maxLength: 300,
   }),
