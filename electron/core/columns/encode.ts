@@ -80,19 +80,48 @@ export class RunColumnsBuilder {
   /** By row, only the rows with an error: most have none. */
   private readonly errors = new Map<number, string>();
   private readonly fields = new Map<string, FieldColumn>();
+  private lastKeys: string[] = [];
+  private lastColumns: FieldColumn[] = [];
 
   add(row: ColumnRow): void {
+    this.push(row.id, row.rowid, row.inputHash, row.outputHash, row.error, row.fields);
+  }
+
+  /** `add` without a row object: the indexer calls it for every example. */
+  push(
+    id: string,
+    rowid: number,
+    inputHash: string,
+    outputHash: string,
+    error: string | null,
+    fields: JsonObject,
+  ): void {
     const i = this.ids.length;
-    this.ids.push(row.id);
-    this.rowids.push(row.rowid);
-    this.inputHashes.push(row.inputHash);
-    this.outputHashes.push(row.outputHash);
-    if (row.error !== null) this.errors.set(i, row.error);
-    for (const key of Object.keys(row.fields)) {
+    this.ids.push(id);
+    this.rowids.push(rowid);
+    this.inputHashes.push(inputHash);
+    this.outputHashes.push(outputHash);
+    if (error !== null) this.errors.set(i, error);
+    const keys = Object.keys(fields);
+    const columns = this.columnsOf(keys);
+    for (let k = 0; k < keys.length; k++) columns[k]!.add(i, fields[keys[k]!]);
+  }
+
+  /**
+   * The column of each key, in their order: a run's examples mostly repeat one shape, so the
+   * last shape's columns are kept rather than looked up by key for every value.
+   */
+  private columnsOf(keys: string[]): FieldColumn[] {
+    const last = this.lastKeys;
+    let same = keys.length === last.length;
+    for (let k = 0; same && k < keys.length; k++) same = keys[k] === last[k];
+    if (same) return this.lastColumns;
+    this.lastKeys = keys;
+    return (this.lastColumns = keys.map((key) => {
       let column = this.fields.get(key);
       if (!column) this.fields.set(key, (column = new FieldColumn()));
-      column.add(i, row.fields[key]);
-    }
+      return column;
+    }));
   }
 
   encode(): Buffer {

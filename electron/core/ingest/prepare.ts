@@ -155,14 +155,14 @@ export function prepareExampleList(
     const ordinal = builders.next++;
     const inputHash = inputHashes.hash(ordinal, example.input);
     const outputHash = outputHashes.hash(ordinal, example.output);
-    builders.columns.add({
-      id: example.id,
-      rowid: ordinal,
+    builders.columns.push(
+      example.id,
+      ordinal,
       inputHash,
       outputHash,
-      error: example.error,
-      fields: example.fields,
-    });
+      example.error,
+      example.fields,
+    );
     return {
       input: example.input,
       output: example.output,
