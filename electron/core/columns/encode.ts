@@ -38,14 +38,15 @@ class HashColumn {
   private count = 0;
 
   push(hex: string): void {
-    if ((this.count + 1) * HASH_BYTES > this.bytes.length) {
+    let at = this.count++ * HASH_BYTES;
+    const end = at + HASH_BYTES;
+    if (end > this.bytes.length) {
       const grown = Buffer.alloc(this.bytes.length * 2);
       this.bytes.copy(grown);
       this.bytes = grown;
     }
     const bytes = this.bytes;
-    let at = this.count++ * HASH_BYTES;
-    for (let i = 0; i < 2 * HASH_BYTES; i += 2)
+    for (let i = 0; at < end; i += 2)
       bytes[at++] = (NIBBLE[hex.charCodeAt(i)]! << 4) | NIBBLE[hex.charCodeAt(i + 1)]!;
   }
 
