@@ -30,10 +30,20 @@ export class TextBlockBuilder {
   add(rows: readonly LocatedInput[]): NumberedBlock[] {
     const done: NumberedBlock[] = [];
     for (const row of rows) {
-      this.carry.push(row);
-      if (this.carry.length === BLOCK_SIZE) done.push(this.flush());
+      const block = this.push(row);
+      if (block) done.push(block);
     }
     return done;
+  }
+
+  /**
+   * One row: the block it completes, if it does. Rows handed over one by one as they are
+   * prepared are gone once their block is written, rather than all of a large run's held
+   * until the last one is ready (and moved to the old generation on the way).
+   */
+  push(row: LocatedInput): NumberedBlock | null {
+    this.carry.push(row);
+    return this.carry.length === BLOCK_SIZE ? this.flush() : null;
   }
 
   /** The last, partial block (none when the examples filled whole blocks). */
