@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open';
 import { BLOCK_SIZE, type BlockEncoding } from './blocks';
 import type { LocatedTexts } from './locate';
@@ -58,11 +59,18 @@ export class TextBlockBuilder {
   }
 }
 
+/** Prepared once per connection: the indexer stores blocks for every file, 1,000 files a second. */
+const inserts = new WeakMap<Db, Statement>();
+
 /** Stores blocks of a run; the caller holds the write transaction. */
 export function writeRunTexts(db: Db, runRowid: number, blocks: readonly NumberedBlock[]): void {
-  const insert = db.prepare(
-    `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, ?, ?)`,
-  );
+  let insert = inserts.get(db);
+  if (!insert) {
+    insert = db.prepare(
+      `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, ?, ?)`,
+    );
+    inserts.set(db, insert);
+  }
   for (const { block, encoding, data } of blocks)
     insert.run(
       runRowid,
