@@ -51,6 +51,14 @@ export class JsonBytes {
     } while (rest > 0);
   }
 
+  /** The first `count` code units of a string known to be ASCII (a hex digest), within SLACK. */
+  ascii(text: string, count: number): void {
+    const bytes = this.bytes;
+    let at = this.at;
+    for (let i = 0; i < count; i++) bytes[at++] = text.charCodeAt(i);
+    this.at = at;
+  }
+
   /**
    * A string as UTF-8, as Buffer.from writes it: ASCII by hand, the rest natively from its first
    * other code unit on (a cut there splits no surrogate pair).

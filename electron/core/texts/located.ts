@@ -61,8 +61,8 @@ interface Block {
 }
 
 /**
- * Bytes of `[`, `,`, `"`, `]`. Between two `text` calls a row writes at most 30 of them and
- * digits (a range's end, a comma, the next range's start): within the writer's SLACK.
+ * Bytes of `[`, `,`, `"`, `]`. Between two `text` calls a row writes at most 89 bytes by hand
+ * (the end of a row, then two ranges with their hash prefixes): within the writer's SLACK.
  */
 const OPEN = 0x5b;
 const COMMA = 0x2c;
@@ -84,7 +84,7 @@ function writeRef(text: string, range: TextRange | null, sha1: string): void {
   out.digits(range.end);
   out.byte(COMMA);
   out.byte(QUOTE);
-  out.text(sha1.slice(0, HASH_DIGITS));
+  out.ascii(sha1, Math.min(HASH_DIGITS, sha1.length));
   out.byte(QUOTE);
   out.byte(CLOSE);
 }

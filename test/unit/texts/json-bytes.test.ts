@@ -81,9 +81,10 @@ describe('JsonBytes', () => {
       for (let i = 0; i < 4; i++) {
         out.byte(0x2c);
         out.digits(2 ** 31 - 1);
+        out.ascii('0123456789abcdef0123', 16);
       }
       expect(out.take().toString('utf8')).toBe(
-        `${'x'.repeat(lead)}${text}${',2147483647'.repeat(4)}`,
+        `${'x'.repeat(lead)}${text}${',21474836470123456789abcdef'.repeat(4)}`,
       );
     }
   });
