@@ -22,7 +22,6 @@ export function writeRunColumns(
     insert.run(first + part, runRowid, part, bytes.subarray(at, at + partBytes));
 }
 
-
 /** Prepared once per connection: the indexer writes a store for every file. */
 const prepared = new WeakMap<Db, Record<'next' | 'clear' | 'insert', Statement>>();
 
