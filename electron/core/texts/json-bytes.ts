@@ -78,6 +78,11 @@ export class JsonBytes {
     this.at = at;
   }
 
+  /** Drops what was written and not taken (a block whose encoding threw half-way). */
+  clear(): void {
+    this.at = 0;
+  }
+
   /** A copy of what was written, and the buffer emptied for the next. */
   take(): Buffer {
     const out = Buffer.from(this.bytes.subarray(0, this.at));

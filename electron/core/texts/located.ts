@@ -69,7 +69,7 @@ const COMMA = 0x2c;
 const QUOTE = 0x22;
 const CLOSE = 0x5d;
 
-/** Reused from block to block in this thread (only what `take` copies out leaves it). */
+/** Reused from block to block in this thread: each starts it empty, and takes a copy out. */
 const out = new JsonBytes();
 
 /** A text: inline as a JSON string, or `[start,end,"prefix"]` of its literal in the file. */
@@ -98,6 +98,7 @@ const orNull = (text: string | null): string => (text === null ? 'null' : JSON.s
  * then its fields, target and error inline.
  */
 export function encodeLocatedBlock(file: SourceStamp, rows: readonly LocatedInput[]): Buffer {
+  out.clear();
   out.text(
     `{"path":${JSON.stringify(file.path)},"size":${file.size},"mtimeMs":${file.mtimeMs},"rows":[`,
   );

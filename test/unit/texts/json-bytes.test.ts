@@ -66,6 +66,10 @@ describe('located block bytes', () => {
     }
     const short = [row(3, 'short', true)];
     expect(encodeLocatedBlock(stamp, short).equals(asString(stamp, short))).toBe(true);
+    // A block whose encoding throws after its first rows leaves none of them to the next.
+    const broken = [row(4, 'fine', true), { ...row(5, 'broken', true), located: undefined }];
+    expect(() => encodeLocatedBlock(stamp, broken as LocatedInput[])).toThrow(TypeError);
+    expect(encodeLocatedBlock(stamp, short).equals(asString(stamp, short))).toBe(true);
   });
 });
 
