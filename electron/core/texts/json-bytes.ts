@@ -4,6 +4,12 @@ const SMALL_INT = 2 ** 31 - 1;
 /** Bytes that `byte` and `digits` may write after any `ensure` or `text` without asking. */
 export const SLACK = 128;
 
+const FIRST_BYTES = 64 * 1024;
+/** A buffer grown past this for a block of long inline texts is not kept for the next. */
+const KEPT_BYTES = 1024 ** 2;
+/** Texts up to this many code units get room for three bytes each rather than be measured. */
+const GUESSED_CHARS = 4096;
+
 /**
  * JSON text written straight as UTF-8 into one buffer, reused from one block to the next. A
  * located block is mostly short ASCII pieces (offsets, hash prefixes, fields): joined as
@@ -12,7 +18,7 @@ export const SLACK = 128;
  * row): `ensure` and `text` leave SLACK bytes for them.
  */
 export class JsonBytes {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private bytes = Buffer.allocUnsafe(FIRST_BYTES);
   private at = 0;
 
   /** Room for `n` more bytes, and SLACK after them. */
@@ -64,7 +70,7 @@ export class JsonBytes {
    * other code unit on (a cut there splits no surrogate pair).
    */
   text(text: string): void {
-    this.ensure(3 * text.length);
+    this.ensure(text.length <= GUESSED_CHARS ? 3 * text.length : Buffer.byteLength(text, 'utf8'));
     const bytes = this.bytes;
     let at = this.at;
     for (let i = 0; i < text.length; i++) {
@@ -87,6 +93,7 @@ export class JsonBytes {
   take(): Buffer {
     const out = Buffer.from(this.bytes.subarray(0, this.at));
     this.at = 0;
+    if (this.bytes.length > KEPT_BYTES) this.bytes = Buffer.allocUnsafe(FIRST_BYTES);
     return out;
   }
 }
