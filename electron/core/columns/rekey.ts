@@ -11,6 +11,13 @@ export function rekeyRunColumns(bytes: Buffer, runRowid: number): void {
   if (!header) throw new Error('not a column store this version writes');
   const [offset, length] = header.sections.rowids!;
   const base = runRowid * KEY_SPAN;
+  // Viewed in place when aligned, as the readers view it: a read and a write call per row cost
+  // the writer a tenth of storing a run's columns.
+  if ((bytes.byteOffset + offset) % 8 === 0) {
+    const rowids = new Float64Array(bytes.buffer, bytes.byteOffset + offset, length / 8);
+    for (let i = 0; i < rowids.length; i++) rowids[i] = rowids[i]! + base;
+    return;
+  }
   for (let at = offset; at < offset + length; at += 8)
     bytes.writeDoubleLE(bytes.readDoubleLE(at) + base, at);
 }

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open';
 
 /** Well under SQLite's longest blob (1e9 bytes): a bigger store is written in parts. */
@@ -14,16 +15,29 @@ export function writeRunColumns(
   bytes: Buffer,
   partBytes = PART_BYTES,
 ): void {
-  const first = db
-    .prepare(`SELECT coalesce(max(rowid), 0) + 1 FROM run_columns`)
-    .pluck()
-    .get() as number;
-  db.prepare(`DELETE FROM run_columns WHERE run_rowid = ?`).run(runRowid);
-  const insert = db.prepare(
-    `INSERT INTO run_columns (rowid, run_rowid, part, data) VALUES (?, ?, ?, ?)`,
-  );
+  const { next, clear, insert } = writeStatements(db);
+  const first = next.get() as number;
+  clear.run(runRowid);
   for (let part = 0, at = 0; at < bytes.byteLength || part === 0; part++, at += partBytes)
     insert.run(first + part, runRowid, part, bytes.subarray(at, at + partBytes));
+}
+
+/** Prepared once per connection: the indexer writes a store for every file. */
+const prepared = new WeakMap<Db, Record<'next' | 'clear' | 'insert', Statement>>();
+
+function writeStatements(db: Db): Record<'next' | 'clear' | 'insert', Statement> {
+  let found = prepared.get(db);
+  if (!found) {
+    found = {
+      next: db.prepare(`SELECT coalesce(max(rowid), 0) + 1 FROM run_columns`).pluck(),
+      clear: db.prepare(`DELETE FROM run_columns WHERE run_rowid = ?`),
+      insert: db.prepare(
+        `INSERT INTO run_columns (rowid, run_rowid, part, data) VALUES (?, ?, ?, ?)`,
+      ),
+    };
+    prepared.set(db, found);
+  }
+  return found;
 }
 
 /**

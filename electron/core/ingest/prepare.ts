@@ -151,19 +151,21 @@ export function prepareExampleList(
   last: boolean,
   located: LocatedTexts[] | null = null,
 ): PreparedExamples {
-  const rows = examples.map((example, i) => {
+  const blocks: NumberedBlock[] = [];
+  for (let i = 0; i < examples.length; i++) {
+    const example = examples[i]!;
     const ordinal = builders.next++;
     const inputHash = inputHashes.hash(ordinal, example.input);
     const outputHash = outputHashes.hash(ordinal, example.output);
-    builders.columns.add({
-      id: example.id,
-      rowid: ordinal,
+    builders.columns.push(
+      example.id,
+      ordinal,
       inputHash,
       outputHash,
-      error: example.error,
-      fields: example.fields,
-    });
-    return {
+      example.error,
+      example.fields,
+    );
+    const block = builders.blocks.push({
       input: example.input,
       output: example.output,
       fields: sortedJson(example.fields),
@@ -172,9 +174,10 @@ export function prepareExampleList(
       located: located?.[i] ?? NOT_LOCATED,
       inputHash,
       outputHash,
-    };
-  });
-  const prepared: PreparedExamples = { blocks: builders.blocks.add(rows), columns: null };
+    });
+    if (block) blocks.push(block);
+  }
+  const prepared: PreparedExamples = { blocks, columns: null };
   if (last) {
     prepared.blocks.push(...builders.blocks.end());
     prepared.columns = builders.columns.encode();

@@ -79,6 +79,7 @@ export class IndexStore {
   private readonly searchSpan;
   private readonly updateWarnings;
   private readonly sourceByPath;
+  private readonly ownerOf;
   private readonly clock = new LockClock();
 
   constructor(private readonly db: Db) {
@@ -91,6 +92,10 @@ export class IndexStore {
         indexed_at = excluded.indexed_at
       RETURNING id`);
     this.sourceByPath = db.prepare(`SELECT id FROM sources WHERE path = ?`);
+    this.ownerOf = db.prepare(
+      `SELECT s.path FROM runs r JOIN sources s ON s.id = r.source_id
+       WHERE r.id = ? AND s.path <> ? AND r.missing = 0`,
+    );
     this.deleteRunsOfSource = db.prepare(`DELETE FROM runs WHERE source_id = ?`);
     this.upsertProject = db.prepare(
       `INSERT INTO projects (id, name, source_format) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING`,
@@ -194,12 +199,8 @@ export class IndexStore {
    * (a copied log, say), and replacing the other silently would hide it.
    */
   ownedElsewhere(path: string, runIds: string[]): TakenRunId[] {
-    const owner = this.db.prepare(
-      `SELECT s.path FROM runs r JOIN sources s ON s.id = r.source_id
-       WHERE r.id = ? AND s.path <> ? AND r.missing = 0`,
-    );
     return runIds.flatMap((runId) => {
-      const row = owner.get(runId, path) as { path: string } | undefined;
+      const row = this.ownerOf.get(runId, path) as { path: string } | undefined;
       return row ? [{ runId, path: row.path }] : [];
     });
   }

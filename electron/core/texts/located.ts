@@ -15,6 +15,7 @@ import {
   type Unavailable,
   type Wanted,
 } from './blocks';
+import { JsonBytes } from './json-bytes';
 import { SECTIONS, SectionsBlock } from './sections';
 import type { LocatedTexts, TextRange } from './locate';
 
@@ -59,10 +60,33 @@ interface Block {
   rows: Packed[];
 }
 
-function ref(text: string, range: TextRange | null, sha1: string): string {
-  return range === null
-    ? JSON.stringify(text)
-    : `[${range.start},${range.end},"${sha1.slice(0, HASH_DIGITS)}"]`;
+/**
+ * Bytes of `[`, `,`, `"`, `]`. Between two `text` calls a row writes at most 89 bytes by hand
+ * (the end of a row, then two ranges with their hash prefixes): within the writer's SLACK.
+ */
+const OPEN = 0x5b;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const CLOSE = 0x5d;
+
+/** Reused from block to block in this thread: each starts it empty, and takes a copy out. */
+const out = new JsonBytes();
+
+/** A text: inline as a JSON string, or `[start,end,"prefix"]` of its literal in the file. */
+function writeRef(text: string, range: TextRange | null, sha1: string): void {
+  if (range === null) {
+    out.text(JSON.stringify(text));
+    return;
+  }
+  out.byte(OPEN);
+  out.digits(range.start);
+  out.byte(COMMA);
+  out.digits(range.end);
+  out.byte(COMMA);
+  out.byte(QUOTE);
+  out.ascii(sha1, Math.min(HASH_DIGITS, sha1.length));
+  out.byte(QUOTE);
+  out.byte(CLOSE);
 }
 
 /** Most examples have no target and no error: no native call for them. */
@@ -74,13 +98,27 @@ const orNull = (text: string | null): string => (text === null ? 'null' : JSON.s
  * then its fields, target and error inline.
  */
 export function encodeLocatedBlock(file: SourceStamp, rows: readonly LocatedInput[]): Buffer {
-  const parts = rows.map(
-    (r) =>
-      `[${ref(r.input, r.located.input, r.inputHash)},${ref(r.output, r.located.output, r.outputHash)},` +
-      `${r.fields},${orNull(r.target)},${orNull(r.error)}]`,
+  out.clear();
+  out.text(
+    `{"path":${JSON.stringify(file.path)},"size":${file.size},"mtimeMs":${file.mtimeMs},"rows":[`,
   );
-  const head = `{"path":${JSON.stringify(file.path)},"size":${file.size},"mtimeMs":${file.mtimeMs}`;
-  return Buffer.from(`${head},"rows":[${parts.join(',')}]}`, 'utf8');
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (i > 0) out.byte(COMMA);
+    out.byte(OPEN);
+    writeRef(r.input, r.located.input, r.inputHash);
+    out.byte(COMMA);
+    writeRef(r.output, r.located.output, r.outputHash);
+    out.byte(COMMA);
+    out.text(r.fields);
+    out.byte(COMMA);
+    out.text(orNull(r.target));
+    out.byte(COMMA);
+    out.text(orNull(r.error));
+    out.byte(CLOSE);
+  }
+  out.text(']}');
+  return out.take();
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../db/open';
 import { BLOCK_SIZE, type BlockEncoding } from './blocks';
 import type { LocatedTexts } from './locate';
@@ -30,10 +31,20 @@ export class TextBlockBuilder {
   add(rows: readonly LocatedInput[]): NumberedBlock[] {
     const done: NumberedBlock[] = [];
     for (const row of rows) {
-      this.carry.push(row);
-      if (this.carry.length === BLOCK_SIZE) done.push(this.flush());
+      const block = this.push(row);
+      if (block) done.push(block);
     }
     return done;
+  }
+
+  /**
+   * One row: the block it completes, if it does. Rows handed over one by one as they are
+   * prepared are gone once their block is written, rather than all of a large run's held
+   * until the last one is ready (and moved to the old generation on the way).
+   */
+  push(row: LocatedInput): NumberedBlock | null {
+    this.carry.push(row);
+    return this.carry.length === BLOCK_SIZE ? this.flush() : null;
   }
 
   /** The last, partial block (none when the examples filled whole blocks). */
@@ -48,11 +59,18 @@ export class TextBlockBuilder {
   }
 }
 
+/** Prepared once per connection: the indexer stores blocks for every file, 1,000 files a second. */
+const inserts = new WeakMap<Db, Statement>();
+
 /** Stores blocks of a run; the caller holds the write transaction. */
 export function writeRunTexts(db: Db, runRowid: number, blocks: readonly NumberedBlock[]): void {
-  const insert = db.prepare(
-    `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, ?, ?)`,
-  );
+  let insert = inserts.get(db);
+  if (!insert) {
+    insert = db.prepare(
+      `INSERT INTO run_texts (run_rowid, block, encoding, data) VALUES (?, ?, ?, ?)`,
+    );
+    inserts.set(db, insert);
+  }
   for (const { block, encoding, data } of blocks)
     insert.run(
       runRowid,

@@ -18,14 +18,19 @@ describe('a column store built with ordinals', () => {
         fields: { n: ordinal },
       }),
     );
-    const bytes = builder.encode();
-    rekeyRunColumns(bytes, 77);
-    const decoded = decodeRunColumns(bytes)!;
-    expect(decoded.map((e) => [e.id, e.rowid])).toEqual([
-      ['a', exampleKey(77, 1)],
-      ['b', exampleKey(77, 3)],
-      ['c', exampleKey(77, 0)],
-      ['d', exampleKey(77, 2)],
-    ]);
+    const encoded = builder.encode();
+    // As built (aligned) and as a copy one byte into its memory (rows read one by one).
+    const unaligned = Buffer.alloc(encoded.byteLength + 1).subarray(1);
+    encoded.copy(unaligned);
+    for (const bytes of [encoded, unaligned]) {
+      rekeyRunColumns(bytes, 77);
+      const decoded = decodeRunColumns(bytes)!;
+      expect(decoded.map((e) => [e.id, e.rowid])).toEqual([
+        ['a', exampleKey(77, 1)],
+        ['b', exampleKey(77, 3)],
+        ['c', exampleKey(77, 0)],
+        ['d', exampleKey(77, 2)],
+      ]);
+    }
   });
 });
