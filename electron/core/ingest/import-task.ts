@@ -4,7 +4,13 @@ import { statUnit, type UnitStat } from './identity';
 import { importUnit } from './importers';
 import { checkImportedRuns } from './limits';
 import { prepareExamples, type PreparedExamples } from './prepare';
-import { locatableFile, locateRuns, namedLocatableFiles, statUnitFiles } from './locate-runs';
+import {
+  locatableFile,
+  locateRuns,
+  namedLocatableFiles,
+  statUnitFiles,
+  type LentFile,
+} from './locate-runs';
 import { ImportProblem, type SourceUnit } from './types';
 
 export interface ImportTask {
@@ -56,11 +62,13 @@ export async function importUnitFile(
   const { unit } = task;
   let stat: UnitStat | null = null;
   let sha256: string | null = null;
+  /** Its bytes may be a buffer the next file is read into: released once the unit is done. */
+  let source: LentFile | null = null;
   try {
     stat = statUnit(unit);
     // A file whose texts may stay in it is read once, for its hash and to locate them; read
     // before the second stat, so a change meanwhile is caught like any other.
-    const source = locatableFile(unit, stat);
+    source = locatableFile(unit, stat);
     // A unit of several files (lm-eval) may have a run whose texts all came from one of them:
     // that file is stamped as it was before anything was read, and read for locating before
     // the second stat, like a single file.
@@ -116,5 +124,7 @@ export async function importUnitFile(
           ? 'the file is too large or too deeply nested to read.'
           : `could not be read: ${error instanceof Error ? error.message : String(error)}`;
     return { status: 'failed', importer: null, message, stat, sha256 };
+  } finally {
+    source?.release();
   }
 }

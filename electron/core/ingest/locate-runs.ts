@@ -5,6 +5,7 @@ import { TextLocator, type LocatedTexts } from '../texts/locate';
 import type { SourceStamp } from '../texts/located';
 import type { UnitStat } from './identity';
 import type { SourceUnit } from './types';
+import { readWholeFile } from './whole-file';
 
 /**
  * Files read whole for locating; a larger one (a big JSON Lines file, read by lines) keeps its
@@ -33,13 +34,16 @@ export function isLocatable(unit: SourceUnit): boolean {
   );
 }
 
+/** A unit's file as read for locating: its bytes are valid until `release` (whole-file.ts). */
+export interface LentFile extends LocatableFile {
+  release(): void;
+}
+
 /** The file's bytes and its stamp (from the stat taken before it was read), or null. */
-export function locatableFile(unit: SourceUnit, stat: UnitStat): LocatableFile | null {
+export function locatableFile(unit: SourceUnit, stat: UnitStat): LentFile | null {
   if (!isLocatable(unit) || stat.size > LOCATE_WHOLE_MAX_BYTES) return null;
-  return {
-    bytes: fs.readFileSync(unit.path),
-    stamp: { path: unit.path, size: stat.size, mtimeMs: stat.mtimeMs },
-  };
+  const { bytes, release } = readWholeFile(unit.path);
+  return { bytes, release, stamp: { path: unit.path, size: stat.size, mtimeMs: stat.mtimeMs } };
 }
 
 /**

@@ -51,6 +51,25 @@ function closeAfterEscapes(bytes: Buffer, escape: number, backslashes: Backslash
   }
 }
 
+/** Texts up to this many code units are compared with a literal in the scratch buffer. */
+const SCRATCH_UNITS = 64 * 1024;
+/** Where such a text is written as UTF-8, three bytes per unit being the most it takes. */
+let scratch: Buffer | null = null;
+
+/**
+ * Whether bytes [start, end), a literal's inside without escapes, are the UTF-8 of `text`. As
+ * many bytes as code units can only be an ASCII text's: it is written into the scratch buffer
+ * and compared there, rather than the bytes decoded into a string per literal (as much garbage
+ * as the file holds texts); any other text is compared decoded.
+ */
+function literalIs(bytes: Buffer, start: number, end: number, text: string): boolean {
+  const n = text.length;
+  if (end - start !== n || n > SCRATCH_UNITS) return bytes.toString('utf8', start, end) === text;
+  scratch ??= Buffer.allocUnsafeSlow(3 * SCRATCH_UNITS);
+  // The whole text fits, so n bytes are written only if every unit is ASCII.
+  return scratch.write(text, 'utf8') === n && bytes.compare(scratch, 0, n, start, end) === 0;
+}
+
 /**
  * Reads the string literals of `bytes` [from, limit) in order, once, for `texts`: each text not
  * yet found takes the first literal without escapes whose bytes decode to it. That literal is
@@ -69,6 +88,9 @@ export function scanLiterals(
   backslashes: BackslashIndex,
 ): void {
   let left = texts.length;
+  // A literal shorter than every text still sought is none of them, escaped or not.
+  let shortest = Infinity;
+  for (const s of texts) shortest = Math.min(shortest, s.text.length);
   for (let pos = from; pos < limit && left > 0;) {
     if (bytes[pos] !== QUOTE) {
       pos++;
@@ -80,7 +102,10 @@ export function scanLiterals(
     if (escaped) close = closeAfterEscapes(bytes, escape, backslashes);
     if (close === -1 || close >= limit) return;
     const inner = close - pos - 1;
-    let decoded: string | null = null;
+    if (inner < shortest) {
+      pos = close + 1;
+      continue;
+    }
     for (const s of texts) {
       if (s.found !== null) continue;
       const n = s.text.length;
@@ -91,8 +116,7 @@ export function scanLiterals(
       }
       // Without escapes a UTF-16 unit takes one to three bytes (a surrogate pair four for two).
       if (inner < n || inner > 3 * n) continue;
-      decoded ??= bytes.toString('utf8', pos + 1, close);
-      if (decoded === s.text) {
+      if (literalIs(bytes, pos + 1, close, s.text)) {
         s.found = { start: pos, end: close + 1 };
         left--;
       }

@@ -182,12 +182,15 @@ export class TextLocator {
     outLong: boolean,
     outText: string,
   ): [TextRange | null, TextRange | null] {
-    const wanted: Sought[] = [];
     const input = inLong ? sought(inText) : null;
     const output = outLong ? sought(outText) : null;
-    if (input) wanted.push(input);
-    if (output) wanted.push(output);
-    scanLiterals(bytes, from, limit, wanted, this.backslashes);
+    scanLiterals(
+      bytes,
+      from,
+      limit,
+      input && output ? [input, output] : [(input ?? output)!],
+      this.backslashes,
+    );
     return [this.settle(bytes, from, limit, input), this.settle(bytes, from, limit, output)];
   }
 
@@ -249,5 +252,5 @@ function search(window: Buffer, literal: string, ascii: boolean): TextRange | nu
 }
 
 function shift(range: TextRange | null, by: number): TextRange | null {
-  return range && { start: range.start + by, end: range.end + by };
+  return range && by !== 0 ? { start: range.start + by, end: range.end + by } : range;
 }

@@ -184,6 +184,31 @@ describe('the text locator', () => {
     );
   });
 
+  it('takes no literal whose bytes read as Latin-1 would be the text, only its UTF-8', () => {
+    // Both take 60 bytes: 'Ã©' is 2 units whose Latin-1 bytes are the UTF-8 of 'é'.
+    const text = 'Ã©'.repeat(30);
+    const list = [{ id: 'a', input: text, output: 'short', fields: {} }];
+    const bytes = Buffer.from(
+      `{"decoy":"${'é'.repeat(30)}","examples":[${JSON.stringify(list[0])}]}`,
+    );
+    const [found] = new TextLocator().locate(bytes, 0, list);
+    expect(found!.input!.start).toBe(bytes.indexOf(`"${text}"`));
+    expect(check(bytes, [found!], list)).toBe(1);
+  });
+
+  it('locates a text longer than the compare buffer holds, ASCII or not', () => {
+    const list = [
+      {
+        id: 'a',
+        input: 'ascii words '.repeat(7_000),
+        output: 'épée 東京 '.repeat(9_000),
+        fields: {},
+      },
+    ];
+    const bytes = Buffer.from(JSON.stringify({ examples: list }));
+    expect(check(bytes, new TextLocator().locate(bytes, 0, list), list)).toBe(2);
+  });
+
   it('gives ranges that parse to their text, or none, for random texts and either writer', () => {
     const text = fc.oneof(
       fc.string({ unit: 'binary', minLength: 0, maxLength: 80 }),
