@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { readExampleBatch } from './importers/mechlens';
 import { positionOf, readRangeInto, type ArrayLayout } from './json-layout';
 import { cleanExampleBatch, NormalizationCheck } from './limits';
@@ -14,9 +13,6 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 export function decode(bytes: Buffer, fd: number, offset: number): string {
-  // ASCII bytes (most run files) are the same text in Latin-1, which is copied as it is:
-  // about three times faster than checking and decoding UTF-8.
-  if (isAscii(bytes)) return bytes.toString('latin1');
   try {
     return utf8.decode(bytes);
   } catch {
