@@ -31,8 +31,6 @@ export interface ArrayLayout {
 const CHUNK_BYTES = 8 * 1024 ** 2;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
@@ -47,60 +45,21 @@ function describeByte(byte: number): string {
 type State = 'start' | 'key' | 'colon' | 'value' | 'after';
 
 /**
- * A batch of the streamed array's elements as the scan passes it, so that it can be parsed
- * from the scan's own buffer instead of being read from the file again.
- */
-export interface ScannedBatch {
-  batch: ArrayLayout['batches'][number];
-  /** Where the batch's array starts: a later member with the same key replaces the array. */
-  arrayStart: number;
-  /**
-   * The batch's bytes between `[` and `]` (written over the bytes around it, which the scan
-   * has passed), in the scan's buffer: valid only until the scan goes on.
-   */
-  wrapped: Buffer;
-  /** Whether it ends the array. */
-  last: boolean;
-  /** How deep the document has nested up to the batch's end (JsonLayout.maxDepth so far). */
-  maxDepth: number;
-}
-
-/** The layout alone, for a caller that reads the batches itself. */
-export function scanJsonObject(
-  fd: number,
-  size: number,
-  arrayKey: string,
-  batchBytes: number,
-  hash?: Hash,
-): JsonLayout | null {
-  const scan = scanLayout(fd, size, arrayKey, batchBytes, hash);
-  for (;;) {
-    const step = scan.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * Yields each batch of the streamed array as it is passed, then returns the layout, or null
- * when the document is not a JSON object (another reader's job). The buffer keeps the bytes
- * of the batch being passed from one read to the next, so each byte of the file is read once.
+ * Returns the layout, or null when the document is not a JSON object (another reader's job).
  * One function on purpose: it is a byte-level state machine run over files of hundreds of MB,
  * and its state (depth, string, escape, key) lives in locals the loop updates per byte; split
  * into calls, that state would have to travel through objects on every byte.
  */
 // eslint-disable-next-line max-lines-per-function -- a per-byte state machine, whole on purpose
-export function* scanLayout(
+export function scanJsonObject(
   fd: number,
   size: number,
   arrayKey: string,
   batchBytes: number,
   /** Fed every byte of the file in order, so that it need not be read again for its hash. */
   hash?: Hash,
-): Generator<ScannedBatch, JsonLayout | null, void> {
-  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  /** The file offset of buffer[0], and how far the file has been read. */
-  let base = 0;
-  let read = 0;
+): JsonLayout | null {
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   const layout: JsonLayout = { members: [], array: null, maxDepth: 0 };
   let state: State = 'start';
   let depth = 0;
@@ -125,48 +84,24 @@ export function* scanLayout(
     streaming = null;
     arrayClosed = false;
   };
-  const passed = (array: ArrayLayout, last: boolean): ScannedBatch => {
-    const batch = array.batches[array.batches.length - 1]!;
-    // The byte before a batch is the array's `[` or a comma, the one after a comma or `]`.
-    const wrapped = buffer.subarray(batch.start - 1 - base, batch.end + 1 - base);
-    wrapped[0] = OPEN_BRACKET;
-    wrapped[wrapped.length - 1] = CLOSE_BRACKET;
-    const arrayStart = array.batches[0]!.start;
-    return { batch, arrayStart, wrapped, last, maxDepth: layout.maxDepth };
-  };
 
-  while (read < size) {
-    // Kept from the open batch's first byte on, and the one before it, for its `[`.
-    const open: number = streaming
-      ? streaming.batches[streaming.batches.length - 1]!.start - 1
-      : read;
-    const kept: number = read - open;
-    if (kept + CHUNK_BYTES > buffer.length) {
-      const grown = Buffer.allocUnsafe(Math.max(2 * buffer.length, kept + CHUNK_BYTES));
-      buffer.copy(grown, 0, open - base, read - base);
-      buffer = grown;
-    } else if (kept > 0) {
-      buffer.copyWithin(0, open - base, read - base);
-    }
-    base = open;
-    const length = fs.readSync(fd, buffer, kept, Math.min(CHUNK_BYTES, size - read), read);
+  for (let base = 0; base < size;) {
+    const length = fs.readSync(fd, chunk, 0, Math.min(chunk.length, size - base), base);
     if (length === 0) break;
-    const end = kept + length;
-    const bytes = buffer.subarray(0, end);
-    hash?.update(bytes.subarray(kept));
-    read += length;
-    let i: number = kept;
-    while (i < end) {
+    const bytes = chunk.subarray(0, length);
+    hash?.update(bytes);
+    let i = 0;
+    while (i < length) {
       if (inString) {
         // Jump to the next quote; it ends the string unless an odd run of backslashes escapes it.
         const quote = bytes.indexOf(QUOTE, i);
-        const stop = quote === -1 ? end : quote;
+        const stop = quote === -1 ? length : quote;
         let run = 0;
         for (let k = stop - 1; k >= i && bytes[k] === BACKSLASH; k--) run++;
         if (run === stop - i) run += backslashes;
         if (quote === -1) {
           backslashes = run;
-          i = end;
+          i = length;
           continue;
         }
         backslashes = 0;
@@ -182,7 +117,7 @@ export function* scanLayout(
         continue;
       }
       const byte = bytes[i]!;
-      const at: number = base + i;
+      const at = base + i;
       i++;
       if (isSpace(byte)) continue;
       if (state === 'start') {
@@ -219,7 +154,7 @@ export function* scanLayout(
         fail(at, `expected ',' or '}' after the list, found ${describeByte(byte)}`);
       if (valueStart < 0) {
         valueStart = at;
-        if (byte === OPEN_BRACKET && key === arrayKey) {
+        if (byte === 0x5b && key === arrayKey) {
           streaming = { elements: 0, batches: [{ start: at + 1, end: -1, first: 0 }] };
           elementHasContent = false;
         }
@@ -231,24 +166,22 @@ export function* scanLayout(
           const batch = streaming.batches[streaming.batches.length - 1]!;
           if (at + 1 - batch.start >= batchBytes) {
             batch.end = at;
-            yield passed(streaming, false);
             streaming.batches.push({ start: at + 1, end: -1, first: streaming.elements });
           }
           continue;
         }
-        if (byte !== CLOSE_BRACKET) elementHasContent = true;
+        if (byte !== 0x5d) elementHasContent = true;
       }
       if (byte === QUOTE) {
         inString = true;
-      } else if (byte === 0x7b || byte === OPEN_BRACKET) {
+      } else if (byte === 0x7b || byte === 0x5b) {
         if (++depth > layout.maxDepth) layout.maxDepth = depth;
-      } else if (byte === 0x7d || byte === CLOSE_BRACKET) {
+      } else if (byte === 0x7d || byte === 0x5d) {
         depth--;
         if (depth === 1 && streaming) {
           if (elementHasContent || streaming.elements > 0) streaming.elements++;
           streaming.batches[streaming.batches.length - 1]!.end = at;
           arrayClosed = true;
-          yield passed(streaming, true);
         }
         if (depth === 0) {
           if (byte !== 0x7d) fail(at, `expected ',' or '}', found ']'`);
@@ -261,6 +194,7 @@ export function* scanLayout(
         keyStart = -1;
       }
     }
+    base += length;
   }
   if (state !== 'after') {
     throw new ImportProblem(

@@ -12,7 +12,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
-export function decode(bytes: Buffer, fd: number, offset: number): string {
+export function decode(bytes: Uint8Array, fd: number, offset: number): string {
   try {
     return utf8.decode(bytes);
   } catch {
@@ -52,39 +52,31 @@ export interface ParsedBatch {
 /**
  * Reads a large file's examples batch by batch, in file order, with the checks that span
  * batches (duplicate ids, lone surrogates, ids that differ only in normalization), so batches
- * can be read before they are written. The first batches may come from the layout scan's
- * buffer (parse), the rest are read from the file (resume, then next).
+ * can be read before they are written.
  */
 export class BatchReader {
-  private batches: ArrayLayout['batches'] = [];
   private index = 0;
-  private nesting = true;
   private readonly seen = new SeenIds();
   private readonly cleaned = new Map<string, string>();
-  /** One buffer for every batch read from the file, grown by doubling: nothing keeps a batch's bytes. */
+  /** One buffer for every batch, grown by doubling: nothing keeps a batch's bytes. */
   private buffer = Buffer.allocUnsafe(0);
   private readonly builders: RunBuilders;
   /** Set when the file is one whose texts may be left in it (ingest/locate-runs.ts). */
   private readonly locator: TextLocator | null;
   readonly normalization = new NormalizationCheck();
 
+  /**
+   * `nesting` false when the file's layout scan found it no deeper than JSON.parse's results
+   * may be (MAX_JSON_DEPTH): then no batch is walked for its depth.
+   */
   constructor(
     private readonly fd: number,
+    private readonly batches: ArrayLayout['batches'],
     stamp: SourceStamp | null = null,
+    private readonly nesting = true,
   ) {
     this.builders = new RunBuilders(stamp);
     this.locator = stamp ? new TextLocator() : null;
-  }
-
-  /**
-   * The list's batches, read from the file from `from` on (those before were parsed from the
-   * scan's buffer). `nesting` false when the layout scan found the file no deeper than
-   * JSON.parse's results may be (MAX_JSON_DEPTH): then no batch is walked for its depth.
-   */
-  resume(batches: ArrayLayout['batches'], from: number, nesting: boolean): void {
-    this.batches = batches;
-    this.index = from;
-    this.nesting = nesting;
   }
 
   get done(): boolean {
@@ -104,29 +96,16 @@ export class BatchReader {
     readRangeInto(this.fd, batch.start, batch.end, wrapped, 1);
     wrapped[0] = OPEN_BRACKET;
     wrapped[length + 1] = CLOSE_BRACKET;
-    return this.parse(wrapped, batch, this.done, this.nesting);
-  }
-
-  /**
-   * One batch from its bytes between brackets. `nesting` false skips the depth check (the
-   * file is shallow enough up to the batch's end); `last` ends the run's blocks and columns.
-   */
-  parse(
-    wrapped: Buffer,
-    batch: ArrayLayout['batches'][number],
-    last: boolean,
-    nesting: boolean,
-  ): ParsedBatch {
-    const bytes = wrapped.subarray(1, wrapped.length - 1);
+    const bytes = wrapped.subarray(1, length + 1);
     const text = decode(wrapped, this.fd, batch.start);
-    const raw = parsePart(text, this.fd, batch.start, nesting) as unknown[];
+    const raw = parsePart(text, this.fd, batch.start, this.nesting) as unknown[];
     const examples = readExampleBatch(raw, batch.first, this.seen);
     cleanExampleBatch(examples, this.seen, this.cleaned);
     this.normalization.add(examples);
     const located = this.locator?.locate(bytes, batch.start, examples) ?? null;
     return {
       count: examples.length,
-      prepared: prepareExampleList(examples, this.builders, last, located),
+      prepared: prepareExampleList(examples, this.builders, this.done, located),
       end: batch.end,
       bytes: batch.end - batch.start,
     };

@@ -8,13 +8,12 @@ import { statUnit, type UnitStat } from './identity';
 import { importerVersions } from './importers';
 import { isInspectJsonLog } from './importers/inspect';
 import { importMechlens, isMechlensRecord, MECHLENS_RUNS_DIR } from './importers/mechlens';
-import { readRange, type ArrayLayout, type JsonLayout } from './json-layout';
+import { readRange, scanJsonObject, type ArrayLayout, type JsonLayout } from './json-layout';
 import { cleanRunFields, MAX_EXAMPLES_PER_RUN, tooManyExamples } from './limits';
 import { DEFAULT_MAX_BYTES, MAX_JSON_DEPTH } from './read';
 import { RunColumnsBuilder } from '../columns/encode';
 import { isLocatable } from './locate-runs';
 import { BatchReader, decode, parsePart, type ParsedBatch } from './stream-batches';
-import { keptBytes, scanReading, type ScanRead } from './stream-scan';
 import { DuplicateRunIdProblem, type IndexStore, type SourceRecord } from './store';
 import { ImportProblem, sourcePathOf, type SourceUnit } from './types';
 
@@ -53,8 +52,6 @@ export interface StreamOptions {
   batchBytes?: number;
   /** How much may be parsed ahead of taking the write lock (tests lower it). */
   aheadBytes?: number;
-  /** How much a located file's batches may hold before the lock is taken (tests lower it). */
-  keptBytes?: number;
 }
 
 /** The bytes of examples a run file may parse while another worker holds the lock. */
@@ -80,8 +77,6 @@ function readHeader(fd: number, { members, maxDepth }: JsonLayout) {
 
 interface Plan {
   run: ImportedRun;
-  /** The layout scan's, with the batches it parsed on the way. */
-  scanned: ScanRead;
   array: ArrayLayout;
   /** The unit's SHA-256 from the bytes the layout scan read, when it was taken there. */
   sha256: string | null;
@@ -90,35 +85,20 @@ interface Plan {
 }
 
 /** Null when the file is not a MechLens record with an examples list: the whole-file path's. */
-async function plan(
-  fd: number,
-  unit: SourceUnit,
-  stat: UnitStat,
-  batchBytes: number,
-  read: { reader: BatchReader; cap: number; signal: AbortSignal },
-): Promise<Plan | null> {
+function plan(fd: number, unit: SourceUnit, stat: UnitStat, batchBytes: number): Plan | null {
   const runsDir = MECHLENS_RUNS_DIR.test(unit.path);
   // Hashed as it is scanned only where it is almost surely a run file: elsewhere a large JSON
   // file may be another format's (an Inspect log), read again whole, and hashed there.
   const alone = unit.files.length === 1 && unit.files[0] === unit.path;
   const hash = runsDir && alone ? sha256OfFile(unit.path) : undefined;
-  let scanned;
+  let layout;
   try {
-    scanned = await scanReading(
-      fd,
-      stat.size,
-      batchBytes,
-      hash,
-      read.reader,
-      read.cap,
-      read.signal,
-    );
+    layout = scanJsonObject(fd, stat.size, 'examples', batchBytes, hash);
   } catch (error) {
     // Outside a runs folder a broken file may be something else: the whole-file path decides.
     if (error instanceof ImportProblem && !runsDir) return null;
     throw error;
   }
-  const { layout } = scanned;
   if (!layout?.array) return null;
   const headerBytes = layout.members.reduce((sum, m) => sum + m.valueEnd - m.valueStart, 0);
   if (headerBytes > MAX_HEADER_BYTES) return null;
@@ -129,7 +109,7 @@ async function plan(
   const run = importMechlens(header, { path: unit.path, mtimeMs: stat.mtimeMs });
   cleanRunFields(run);
   const nesting = layout.maxDepth > MAX_JSON_DEPTH;
-  return { run, scanned, array: layout.array, sha256: hash?.digest('hex') ?? null, nesting };
+  return { run, array: layout.array, sha256: hash?.digest('hex') ?? null, nesting };
 }
 
 /**
@@ -159,22 +139,26 @@ async function readWhileLocked(
   return ahead;
 }
 
+/** What a batch read ahead holds until it is written: its blocks and, last, the column store. */
+function keptBytes({ prepared }: ParsedBatch): number {
+  const blocks = prepared.blocks.reduce((sum, block) => sum + block.data.byteLength, 0);
+  return blocks + (prepared.columns?.byteLength ?? 0);
+}
+
 /**
  * A file whose texts stay in it (located blocks, a few dozen bytes per example) is read to the
  * end before the write lock is taken, whether or not another worker holds it: the lock is then
- * held only to store bytes, never to parse. Only if the blocks grow past `cap` (KEPT_MAX_BYTES:
- * a file whose texts the locator could not find, carried inline) does the rest wait for the
- * lock. `ahead` holds the batches the layout scan parsed on its way (stream-scan.ts).
+ * held only to store bytes, never to parse. Only if the blocks grow past KEPT_MAX_BYTES (a file
+ * whose texts the locator could not find, carried inline) does the rest wait for the lock.
  */
 async function readBeforeLocking(
   reader: BatchReader,
-  ahead: ParsedBatch[],
-  cap: number,
   begin: () => Promise<void>,
   signal: AbortSignal,
 ): Promise<ParsedBatch[]> {
-  let kept = ahead.reduce((sum, batch) => sum + keptBytes(batch), 0);
-  while (kept < cap && !reader.done) {
+  const ahead: ParsedBatch[] = [];
+  let kept = 0;
+  while (kept < KEPT_MAX_BYTES && !reader.done) {
     const batch = reader.next()!;
     ahead.push(batch);
     kept += keptBytes(batch);
@@ -252,34 +236,20 @@ export async function streamUnit(
     importerVersion: importerVersions.mechlens ?? null,
   });
   try {
-    const stamp = isLocatable(unit) ? { path: unit.path, ...stat } : null;
-    let reader = new BatchReader(fd, stamp);
-    // Only a file whose texts stay in it is read to its end before the lock (readBeforeLocking).
-    const cap = stamp ? (options.keptBytes ?? KEPT_MAX_BYTES) : 0;
     let planned: Plan | null;
     try {
-      planned = await plan(fd, unit, stat, options.batchBytes ?? BATCH_BYTES, {
-        reader,
-        cap,
-        signal,
-      });
+      planned = plan(fd, unit, stat, options.batchBytes ?? BATCH_BYTES);
     } catch (error) {
       if (!(error instanceof ImportProblem)) throw error;
       return { status: 'failed', stat, sha256, message: error.message };
     }
     if (!planned) return null;
     sha256 = planned.sha256 ?? (await sha256Files(unit.files, signal));
-    let { read, failure } = planned.scanned;
-    if (planned.scanned.arrayStart !== planned.array.batches[0]!.start) {
-      reader = new BatchReader(fd, stamp);
-      read = [];
-      failure = null;
-    }
-    reader.resume(planned.array.batches, read.length, planned.nesting);
+    const stamp = isLocatable(unit) ? { path: unit.path, ...stat } : null;
+    const reader = new BatchReader(fd, planned.array.batches, stamp, planned.nesting);
     try {
-      if (failure) throw failure;
       const ahead = stamp
-        ? await readBeforeLocking(reader, read, cap, begin, signal)
+        ? await readBeforeLocking(reader, begin, signal)
         : await readWhileLocked(store, reader, aheadLimit(planned.array, options), begin, signal);
       const examples = await writeBatches(store, record(), planned, reader, ahead, signal, onBytes);
       const after = statUnit(unit);
