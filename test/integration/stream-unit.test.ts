@@ -3,58 +3,33 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
-import { indexUnit, type IndexUnitResult } from '../../electron/core/ingest/index-unit';
+import { indexUnit } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
 import { CancelledError } from '../../electron/core/jobs/protocol';
-import { aheadLimit, type StreamOptions } from '../../electron/core/ingest/stream-unit';
+import { aheadLimit } from '../../electron/core/ingest/stream-unit';
 import { BatchReader } from '../../electron/core/ingest/stream-batches';
 import type { SourceUnit } from '../../electron/core/ingest/types';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
-import { tempDir } from '../fixtures/tmp';
+import {
+  index,
+  runFile,
+  scratch as newScratch,
+  stored,
+  STREAMED,
+  WHOLE,
+  type Scratch,
+} from '../fixtures/stream-unit';
 import { BLOCK_SIZE } from '../../electron/core/texts/blocks';
 import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
 let cleanup: () => void = () => undefined;
 afterEach(() => cleanup());
 
-const WHOLE: StreamOptions = { streamFromBytes: Infinity };
-/** Every file streamed, a few examples per batch, so batch edges fall everywhere. */
-const STREAMED: StreamOptions = { streamFromBytes: 0, batchBytes: 150 };
-
-interface Scratch {
-  dir: string;
-  db(name: string): Db;
-}
-
 function scratch(): Scratch {
-  const t = tempDir();
-  const open: Db[] = [];
-  cleanup = () => {
-    for (const db of open) db.close();
-    t.cleanup();
-  };
-  return {
-    dir: t.dir,
-    db: (name) => {
-      const db = openDatabase(path.join(t.dir, `${name}.db`));
-      open.push(db);
-      return db;
-    },
-  };
-}
-
-function runFile(dir: string, text: string, name = 'run-0001.json'): string {
-  const file = path.join(dir, 'lib', '.mechlens', 'runs', name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, text);
-  return file;
-}
-
-function index(db: Db, file: string, stream: StreamOptions): Promise<IndexUnitResult> {
-  const unit = { path: file, kind: 'file' as const, files: [file] };
-  const task = { unit, folder: null, dbPath: db.name, stream };
-  return indexUnit(task, new IndexStore(db), new AbortController().signal);
+  const s = newScratch();
+  cleanup = s.cleanup;
+  return s;
 }
 
 /**
@@ -64,25 +39,6 @@ function index(db: Db, file: string, stream: StreamOptions): Promise<IndexUnitRe
  */
 function storedCopy(file: string): SourceUnit {
   return { path: file, kind: 'file', files: [file], source: file };
-}
-
-/** Everything indexing stores for a file, minus row ids and clock times. */
-function stored(db: Db): unknown {
-  const rows = (sql: string) => db.prepare(sql).all();
-  return {
-    sources: rows(
-      `SELECT path, size, mtime_ms, sha256, importer, importer_version, status, error FROM sources`,
-    ),
-    runs: rows(`SELECT * FROM runs`),
-    examples: storedExamples(db),
-    texts: rows(`SELECT run_rowid, block, encoding, data FROM run_texts ORDER BY run_rowid, block`),
-    traces: rows(`SELECT example_rowid, trace FROM example_traces ORDER BY example_rowid`),
-    experiments: rows(`SELECT * FROM experiments`),
-    columns: rows(`SELECT run_rowid, part, data FROM run_columns ORDER BY run_rowid, part`),
-    fts: rows(
-      `SELECT rowid FROM examples_fts WHERE examples_fts MATCH '"walrus" OR "answer"' ORDER BY rowid`,
-    ),
-  };
 }
 
 const tricky: ExampleSpec[] = [

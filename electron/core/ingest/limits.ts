@@ -1,5 +1,6 @@
 import type { ImportedExample, ImportedRun } from '../../../shared/model';
 import { redactRun } from './redact';
+import type { SeenIds } from './seen-ids';
 import { ImportProblem } from './types';
 import { formatCount } from '../../../shared/format';
 
@@ -137,7 +138,7 @@ export function cleanRunFields(run: ImportedRun): void {
  */
 export function cleanExampleBatch(
   examples: ImportedExample[],
-  seen: Map<string, number>,
+  seen: SeenIds,
   cleaned: Map<string, string>,
 ): void {
   for (const example of examples) {

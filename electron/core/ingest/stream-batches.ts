@@ -4,6 +4,7 @@ import { cleanExampleBatch, NormalizationCheck } from './limits';
 import { TextLocator } from '../texts/locate';
 import type { SourceStamp } from '../texts/located';
 import { prepareExampleList, RunBuilders, type PreparedExamples } from './prepare';
+import { SeenIds } from './seen-ids';
 import { checkDepth, explainJsonError } from './read';
 import { ImportProblem } from './types';
 
@@ -55,7 +56,7 @@ export interface ParsedBatch {
  */
 export class BatchReader {
   private index = 0;
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new SeenIds();
   private readonly cleaned = new Map<string, string>();
   /** One buffer for every batch, grown by doubling: nothing keeps a batch's bytes. */
   private buffer = Buffer.allocUnsafe(0);

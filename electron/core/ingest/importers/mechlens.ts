@@ -13,6 +13,7 @@ import {
 } from '../../../../shared/model';
 import { sha256Text } from '../hash';
 import { MAX_EXAMPLES_PER_RUN, tooManyExamples } from '../limits';
+import { SeenIds } from '../seen-ids';
 import { ImportProblem } from '../types';
 import { compact, int, isRecord, jsonObject, str, utcIso } from './json-values';
 
@@ -168,7 +169,7 @@ function readExamples(raw: unknown): ImportedExample[] {
   }
   // Refused before anything is built from them: the parsed list is all the memory spent so far.
   if (raw.length > MAX_EXAMPLES_PER_RUN) throw tooManyExamples(raw.length);
-  return readExampleBatch(raw, 0, new Map());
+  return readExampleBatch(raw, 0, new SeenIds());
 }
 
 /** An example's keys other than its id and texts (and `fields`, unless kept), in file order. */
@@ -184,14 +185,10 @@ function notAString(n: number, id: string, key: string, text: unknown): ImportPr
 }
 
 /**
- * Examples `first + 1` on of a run, checked as they are mapped. `seen` (id → example number)
- * carries across the batches of one run, so a duplicate id is found wherever it falls.
+ * Examples `first + 1` on of a run, checked as they are mapped. `seen` carries across the
+ * batches of one run, so a duplicate id is found wherever it falls.
  */
-export function readExampleBatch(
-  raw: unknown[],
-  first: number,
-  seen: Map<string, number>,
-): ImportedExample[] {
+export function readExampleBatch(raw: unknown[], first: number, seen: SeenIds): ImportedExample[] {
   // Example numbers in messages count from 1, as a person reading the file would.
   return raw.map((item: unknown, index): ImportedExample => {
     const n = first + index + 1;
@@ -203,10 +200,9 @@ export function readExampleBatch(
       const what = id === '' ? 'an empty string' : describeType(id);
       throw new ImportProblem(`example ${n}: "id" should be a non-empty string, but it is ${what}`);
     }
-    const earlier = seen.get(id);
+    const earlier = seen.add(id, n);
     if (earlier !== undefined)
       throw new ImportProblem(`duplicate example id "${id}" (examples ${earlier} and ${n})`);
-    seen.set(id, n);
     // Checked one by one, not in a loop over [key, text] pairs: three arrays per example.
     if (typeof input !== 'string') throw notAString(n, id, 'input', input);
     if (typeof output !== 'string') throw notAString(n, id, 'output', output);
