@@ -5,6 +5,11 @@
 export interface PairIds {
   joined: string;
   ends: Uint32Array;
+  /**
+   * Known to be strictly ascending in code-unit order: the ids of a pairing of column stores,
+   * each of which holds its ids sorted and unique, so the save need not check a million of them.
+   */
+  ascending?: true;
 }
 
 export function pairIdsOf(ids: readonly string[]): PairIds {

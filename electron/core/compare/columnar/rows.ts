@@ -32,9 +32,9 @@ function rowidRange(table: RunTable): Omit<PairSide, 'runRowid'> {
  * pair-arrays.ts) serves both orders.
  */
 function pairIds(p: ColumnPairing, runRowids: { reference: number; candidate: number }): PairIds {
-  if (p.ref !== p.cand) return pairIdsOf(allIds(p));
+  if (p.ref !== p.cand) return { ...pairIdsOf(allIds(p)), ascending: true };
   const table = runRowids.reference <= runRowids.candidate ? p.reference : p.candidate;
-  return { joined: table.joined, ends: table.idEnds };
+  return { joined: table.joined, ends: table.idEnds, ascending: true };
 }
 
 /** A side's rowids by position: the table's own when positions are its indices, as is. */
