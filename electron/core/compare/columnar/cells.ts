@@ -45,14 +45,22 @@ export class Strings {
   }
 }
 
+/**
+ * A number column's states are its tags already (absent 0, null 1, a value 2): viewed in place
+ * as a plain Uint8Array, the type every other column's tags have, so loops over tags see one.
+ */
 function numberCells(state: Uint8Array, values: Float64Array): FieldCells {
-  const tag = new Uint8Array(state.length);
-  for (let k = 0; k < state.length; k++) {
-    const s = state[k]!;
-    tag[k] = s === 0 ? TAG.absent : s === NULL ? TAG.null : TAG.number;
-  }
+  const tag = new Uint8Array(state.buffer, state.byteOffset, state.length);
   // Absent and null rows hold 0 in the value column: every reader checks the tag first.
   return { tag, token: values };
+}
+
+/**
+ * Whether every example holds a value (no absent or null tag), by two native scans: the tokens
+ * of such a number or boolean column are then its numeric reading as they are.
+ */
+export function everyRowValued({ tag }: FieldCells): boolean {
+  return tag.indexOf(TAG.absent) === -1 && tag.indexOf(TAG.null) === -1;
 }
 
 function booleanCells(state: Uint8Array): FieldCells {
@@ -197,7 +205,10 @@ export class CellCache {
       const kept = stringFree(column) ? lastingOf(table) : null;
       values = kept?.get(cacheKey) as Float64Array | undefined;
       if (!values) {
-        values = readAll(this.of(table, key), same, this.strings.passOf);
+        const cells = this.of(table, key);
+        // A number or boolean column reads as numbers (sameReading), its tokens where it has values.
+        values =
+          kept && everyRowValued(cells) ? cells.token : readAll(cells, same, this.strings.passOf);
         kept?.set(cacheKey, values);
       }
       byKey.set(cacheKey, values);

@@ -8,7 +8,7 @@ import { wilcoxonSignedRank } from '../../../../shared/compare/stats/wilcoxon';
 import type { CompareRun, CriterionSummary } from '../../../../shared/compare/types';
 import type { RunTable } from '../../columns/table';
 import { CLASSES, classCode } from '../codes';
-import { TAG, type CellCache, type FieldCells } from './cells';
+import { everyRowValued, TAG, type CellCache, type FieldCells } from './cells';
 import { mirrorCriterion } from './mirror';
 import { twinOf, type ColumnPairing } from './pairing';
 
@@ -36,10 +36,17 @@ function tableTallies(table: RunTable, cache: CellCache): TableTallies {
   let kept = keptTallies.get(table);
   if (kept) return kept;
   kept = { tallies: new Map(), nonScalar: new Set() };
-  for (const { key } of table.fields) {
+  for (const { key, kind } of table.fields) {
     let tally = kept.tallies.get(key);
     if (!tally) kept.tallies.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
-    const { tag, token } = cache.of(table, key);
+    const cells = cache.of(table, key);
+    // A number or boolean column with a value in every row: all values, none of them a word.
+    if ((kind === 'number' || kind === 'boolean') && everyRowValued(cells)) {
+      tally.values += table.n;
+      if (kind === 'boolean') tally.booleans += table.n;
+      continue;
+    }
+    const { tag, token } = cells;
     const passOf = cache.strings.passOf;
     for (let k = 0; k < table.n; k++) {
       const t = tag[k]!;

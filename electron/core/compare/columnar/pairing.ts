@@ -57,10 +57,11 @@ export function erroredOf(table: RunTable): Errored {
   return errored;
 }
 
+/** A typed array's bytes, for a native comparison of two whole arrays. */
+const bytesOf = (a: Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
 function sameIds(a: RunTable, b: RunTable): boolean {
-  if (a.n !== b.n || a.joined !== b.joined) return false;
-  for (let k = 0; k < a.n; k++) if (a.idEnds[k] !== b.idEnds[k]) return false;
-  return true;
+  return a.n === b.n && a.joined === b.joined && bytesOf(a.idEnds).equals(bytesOf(b.idEnds));
 }
 
 function merge(a: RunTable, b: RunTable): { ref: Int32Array; cand: Int32Array } {
@@ -192,6 +193,10 @@ function pairAnew(
   let matched = 0;
   let onlyReference = 0;
   let inputMismatch = 0;
+  // Runs of the same ids whose hashes agree in full (inputs, mostly) need no per-example look.
+  const same = ref === cand;
+  const inputsDiffer = !same || !bytesOf(reference.input).equals(bytesOf(candidate.input));
+  const outputsDiffer = !same || !bytesOf(reference.output).equals(bytesOf(candidate.output));
   for (let k = 0; k < n; k++) {
     const i = ref[k]!;
     const j = cand[k]!;
@@ -206,11 +211,11 @@ function pairAnew(
     }
     matched++;
     let f = both;
-    if (hashDiffers(reference.input, i, candidate.input, j)) {
+    if (inputsDiffer && hashDiffers(reference.input, i, candidate.input, j)) {
       f |= INPUT_MISMATCH;
       inputMismatch++;
     }
-    if (hashDiffers(reference.output, i, candidate.output, j)) f |= OUTPUT_CHANGED;
+    if (outputsDiffer && hashDiffers(reference.output, i, candidate.output, j)) f |= OUTPUT_CHANGED;
     flags[k] = f;
   }
   const pairing: ColumnPairing = {
@@ -279,6 +284,37 @@ export function idsFlagged(p: ColumnPairing, mask: number, value: number): strin
     for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
     return ids;
   });
+}
+
+/**
+ * idsFlagged(p, flag, flag) for each of the one-bit `flags`, the lists not kept yet taken in one
+ * pass that cuts each id out once for every list it is in (most examples whose output changed
+ * changed behaviour too).
+ */
+export function idsWithFlags(p: ColumnPairing, flags: readonly number[]): string[][] {
+  let byKey = keptIds.get(p);
+  if (!byKey) keptIds.set(p, (byKey = new Map()));
+  const keys = flags.map((flag) => `flags ${flag} ${flag}`);
+  const twin = twins.get(p);
+  for (const key of keys) {
+    const known = twin && keptIds.get(twin)?.get(key);
+    if (!byKey.has(key) && known) byKey.set(key, known);
+  }
+  const missing = flags.filter((_, i) => !byKey.has(keys[i]!));
+  if (missing.length > 0) {
+    const lists = missing.map((): string[] => []);
+    const any = missing.reduce((bits, flag) => bits | flag, 0);
+    const { n } = p;
+    const positions = p.flags;
+    for (let k = 0; k < n; k++) {
+      const f = positions[k]! & any;
+      if (f === 0) continue;
+      const id = idAtPosition(p, k);
+      for (let m = 0; m < missing.length; m++) if (f & missing[m]!) lists[m]!.push(id);
+    }
+    missing.forEach((flag, m) => byKey.set(`flags ${flag} ${flag}`, lists[m]!));
+  }
+  return keys.map((key) => byKey.get(key)!.slice());
 }
 
 /** The ids of the matched positions whose example errored on that side, in order. */

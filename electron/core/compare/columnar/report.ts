@@ -27,7 +27,14 @@ import { FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from '../codes';
 import { CellCache } from './cells';
 import { columnRules, criterionColumns, type CriterionColumns } from './criteria';
 import { columnObservedInterval, columnSample } from './metrics';
-import { erroredIds, erroredOf, idsFlagged, pairTables, type ColumnPairing } from './pairing';
+import {
+  erroredIds,
+  erroredOf,
+  idsFlagged,
+  idsWithFlags,
+  pairTables,
+  type ColumnPairing,
+} from './pairing';
 
 /** A run as the columnar comparison takes it: its details (no examples) and its columns. */
 export interface ColumnRun {
@@ -114,6 +121,10 @@ class ColumnComparer {
       this.cache,
     );
     const criteria = rules.map((rule) => criterionColumns(rule, p, this.cache));
+    const [behaviorChanged, outputChanged] = idsWithFlags(p, [
+      FLAG.behaviorChanged,
+      FLAG.outputChanged,
+    ]);
     const comparison: Comparison = {
       reference: { condition: reference.conditionName, run_id: reference.runId },
       candidate: { condition: candidate.conditionName, run_id: candidate.runId },
@@ -121,10 +132,7 @@ class ColumnComparer {
       summary: summarizeChecks(checks),
       evaluated_differs: evaluatedDiffers(checks),
       coverage: coverage(p),
-      examples: {
-        behavior_changed: flagged(p, FLAG.behaviorChanged),
-        output_changed: flagged(p, FLAG.outputChanged),
-      },
+      examples: { behavior_changed: behaviorChanged!, output_changed: outputChanged! },
       criteria: criteria.map((c) => c.summary),
       metrics: this.metrics(reference, candidate, p, checks),
       limitations: [],
