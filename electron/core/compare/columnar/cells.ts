@@ -55,17 +55,33 @@ function numberCells(state: Uint8Array, values: Float64Array): FieldCells {
   return { tag, token: values };
 }
 
+/** Whether no byte is absent or null: two scans as Buffer's (memchr), not element by element. */
+function noneMissing(codes: Uint8Array): boolean {
+  const bytes = Buffer.from(codes.buffer, codes.byteOffset, codes.length);
+  return bytes.indexOf(TAG.absent) === -1 && bytes.indexOf(TAG.null) === -1;
+}
+
+const valued = new WeakMap<FieldCells, boolean>();
+
 /**
- * Whether every example holds a value (no absent or null tag), by two native scans: the tokens
- * of such a number or boolean column are then its numeric reading as they are.
+ * Whether every example holds a value (no absent or null tag): the tokens of such a number or
+ * boolean column are then its numeric reading as they are. Asked of the same cells by the
+ * tallies, the readings and the behaviour flags, so answered once.
  */
-export function everyRowValued({ tag }: FieldCells): boolean {
-  return tag.indexOf(TAG.absent) === -1 && tag.indexOf(TAG.null) === -1;
+export function everyRowValued(cells: FieldCells): boolean {
+  let known = valued.get(cells);
+  if (known === undefined) valued.set(cells, (known = noneMissing(cells.tag)));
+  return known;
 }
 
 function booleanCells(state: Uint8Array): FieldCells {
-  const tag = new Uint8Array(state.length);
   const token = new Float64Array(state.length);
+  // A value in every row (absent 0 and null 1 are the tags' codes too): tags filled natively.
+  if (noneMissing(state)) {
+    for (let k = 0; k < state.length; k++) if (state[k] === TRUE) token[k] = 1;
+    return { tag: new Uint8Array(state.length).fill(TAG.boolean), token };
+  }
+  const tag = new Uint8Array(state.length);
   for (let k = 0; k < state.length; k++) {
     const s = state[k]!;
     tag[k] = s === 0 ? TAG.absent : s === NULL ? TAG.null : TAG.boolean;
