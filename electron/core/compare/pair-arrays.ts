@@ -1,6 +1,6 @@
 import type { PairRows, PairSide } from './compute';
 import { pairCounts } from './counts';
-import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
+import { ascendingIds, idList, pairIdAt, pairIdsOf, type PairIds } from './pair-ids';
 
 /**
  * A compared pair's explorer data: one row of `pair_arrays` and its file (pair-files.ts), every
@@ -141,7 +141,7 @@ function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array
  * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
  */
 function byteOrder(ids: PairIds): Int32Array | null {
-  if (!/[\ud800-\uffff]/.test(ids.joined) && (ids.ascending || strictlyAscending(ids))) return null;
+  if (!/[\ud800-\uffff]/.test(ids.joined) && ascendingIds(ids)) return null;
   const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
   return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
 }
