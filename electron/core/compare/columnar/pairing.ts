@@ -320,8 +320,12 @@ export function idsFlaggedEach(p: ColumnPairing, tests: readonly FlagTest[]): st
     const values = Int32Array.from(missing, ([, value]) => value);
     const lists = missing.map((): string[] => []);
     const { n, flags } = p;
+    // A flags byte of 0 (on both sides, nothing changed: most examples) passes no test but one
+    // looking for 0.
+    const zeroPasses = values.includes(0);
     for (let k = 0; k < n; k++) {
       const f = flags[k]!;
+      if (f === 0 && !zeroPasses) continue;
       let id: string | null = null;
       for (let m = 0; m < masks.length; m++)
         if ((f & masks[m]!) === values[m]) lists[m]!.push((id ??= idAtPosition(p, k)));

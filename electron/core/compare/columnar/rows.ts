@@ -54,7 +54,8 @@ const identities = new WeakMap<Int32Array, boolean>();
 function isIdentity(positions: Int32Array): boolean {
   let known = identities.get(positions);
   if (known === undefined) {
-    known = positions.every((i, k) => i === k);
+    known = true;
+    for (let k = 0; k < positions.length && known; k++) known = positions[k] === k;
     identities.set(positions, known);
   }
   return known;
