@@ -165,6 +165,18 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
+ * Differences known, by whoever made them, to be exact as floats and never -0 (a columnar
+ * criterion checks each as it computes it): stored by a native conversion, without a pass of
+ * their own.
+ */
+const narrowDeltas = new WeakSet<Float64Array>();
+
+export function knownNarrow(deltas: Float64Array): Float64Array {
+  narrowDeltas.add(deltas);
+  return deltas;
+}
+
+/**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
  * orders them alike, as SQLite did. Read from each criterion's own array, so the common Float32
@@ -172,6 +184,10 @@ const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.by
  */
 function deltaBytes(parts: Float64Array[], n: number): Buffer {
   const narrow = new Float32Array(parts.length * n);
+  if (parts.every((part) => narrowDeltas.has(part))) {
+    parts.forEach((part, c) => narrow.set(part, c * n));
+    return bytesOf(narrow);
+  }
   for (let c = 0; c < parts.length; c++) {
     const part = parts[c]!;
     const base = c * n;
