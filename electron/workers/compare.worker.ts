@@ -1,6 +1,6 @@
 import { RunTableCache } from '../core/columns/table-cache';
 import { computeComparison, type CompareJob } from '../core/compare/compute';
-import { pruneReports, savedReport, startPairFiles, writeReport } from '../core/compare/store';
+import { pruneReports, savedReport, writeReport } from '../core/compare/store';
 import { openDatabase } from '../core/db/open';
 import { serveTasks } from '../core/jobs/worker-runtime';
 
@@ -19,8 +19,6 @@ serveTasks(async (payload, ctx) => {
       cache: tables,
       keepPairings: job.keepPairings !== false,
     });
-    // The pair files are written by the thread pool while the report is serialised and saved.
-    const files = startPairFiles(db, result);
     const saved = savedReport(result.report);
     if (job.handBack) ctx.send({ report: saved });
     ctx.progress({ phase: 'saving', done: 0, total: null });
@@ -36,7 +34,6 @@ serveTasks(async (payload, ctx) => {
         ctx.throwIfCancelled();
       },
       saved,
-      files,
     );
     // The report is readable from here: the runner announces it while old ones are dropped.
     ctx.send('saved');

@@ -62,8 +62,20 @@ function removeTempDirs(): void {
 
 const padding = (length: number) => (ALIGN - (length % ALIGN)) % ALIGN;
 
-/** The file's bytes: its header and each array padded to the next 8-byte boundary. */
-function fileParts(stored: StoredPairArrays): { parts: Buffer[]; bytes: number } {
+/**
+ * Writes the pair's arrays under a temp name and renames it into place, so a file with its
+ * final name is always whole; the caller inserts the row that names it before committing (a
+ * crash in between leaves an orphan, swept at the next open). Returns the name and size.
+ */
+export function writePairFile(
+  db: Db,
+  reportId: number,
+  pair: number,
+  stored: StoredPairArrays,
+): { file: string; bytes: number } {
+  const dir = pairDir(db);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = `r${reportId}-p${pair}-${randomBytes(8).toString('hex')}.pair`;
   const header = Buffer.alloc(HEADER_BYTES);
   MAGIC.copy(header);
   const parts: Buffer[] = [header];
@@ -72,68 +84,24 @@ function fileParts(stored: StoredPairArrays): { parts: Buffer[]; bytes: number }
     header.writeUInt32LE(section.length, MAGIC.length + 4 * i);
     parts.push(section, Buffer.alloc(padding(section.length)));
   });
-  return { parts, bytes: parts.reduce((sum, part) => sum + part.length, 0) };
-}
-
-/**
- * A pair file being written, by the thread pool, before its report has an id: under a temp name
- * (report 0, which no report has), renamed to its report's by `placePairFile`, so a file with
- * its final name is always whole. The caller inserts the row that names it before committing (a
- * crash in between leaves an orphan, swept at the next open).
- */
-export interface PendingPairFile {
-  pair: number;
-  bytes: number;
-  temp: string;
-  /** Settles once the bytes are written and the file closed; rejects on a failed write. */
-  written: Promise<void>;
-}
-
-export function startPairFile(db: Db, pair: number, stored: StoredPairArrays): PendingPairFile {
-  const dir = pairDir(db);
-  fs.mkdirSync(dir, { recursive: true });
-  const temp = `r0-p${pair}-${randomBytes(8).toString('hex')}.pair.tmp`;
-  const { parts, bytes } = fileParts(stored);
-  const written = writeAll(path.join(dir, temp), parts, bytes);
-  // Handled here too: a write that fails before the save awaits it must not end the worker.
-  written.catch(() => undefined);
-  return { pair, bytes, temp, written };
-}
-
-async function writeAll(where: string, parts: Buffer[], bytes: number): Promise<void> {
-  const handle = await fs.promises.open(where, 'w');
+  const bytes = parts.reduce((sum, part) => sum + part.length, 0);
+  const temp = path.join(dir, `${file}.tmp`);
+  const fd = fs.openSync(temp, 'w');
   try {
-    const { bytesWritten } = await handle.writev(parts);
+    const written = fs.writevSync(fd, parts);
     // A short write is rare on a regular file; the rest goes out in plain writes.
-    if (bytesWritten < bytes) {
-      const rest = Buffer.concat(parts).subarray(bytesWritten);
-      for (let at = 0; at < rest.length;) at += (await handle.write(rest, at)).bytesWritten;
+    if (written < bytes) {
+      const rest = Buffer.concat(parts).subarray(written);
+      for (let at = 0; at < rest.length;) at += fs.writeSync(fd, rest, at);
     }
-  } finally {
-    await handle.close();
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
   }
-}
-
-/** Waits for a pending file and renames it to its report's name, which it returns. */
-export async function placePairFile(
-  db: Db,
-  pending: PendingPairFile,
-  reportId: number,
-): Promise<string> {
-  await pending.written;
-  const file = pending.temp.replace(/^r0-/, `r${reportId}-`).replace(/\.tmp$/, '');
-  const dir = pairDir(db);
-  fs.renameSync(path.join(dir, pending.temp), path.join(dir, file));
-  return file;
-}
-
-/** Removes pending files once their writes have settled (a write still going would recreate one). */
-export async function discardPendingFiles(db: Db, pending: PendingPairFile[]): Promise<void> {
-  await Promise.allSettled(pending.map((p) => p.written));
-  removePairFiles(
-    db,
-    pending.map((p) => p.temp),
-  );
+  fs.closeSync(fd);
+  fs.renameSync(temp, path.join(dir, file));
+  return { file, bytes };
 }
 
 /**

@@ -5,14 +5,7 @@ import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import type { CompareResult, CompareTask, PairRows } from './compute';
 import { encodePair, type StoredPairArrays } from './pair-arrays';
-import {
-  discardPendingFiles,
-  pairFileIntact,
-  placePairFile,
-  removePairFiles,
-  startPairFile,
-  type PendingPairFile,
-} from './pair-files';
+import { pairFileIntact, removePairFiles, writePairFile } from './pair-files';
 
 /**
  * Bumped when reports of the same runs change without a new checker version (2: errored
@@ -110,23 +103,13 @@ function filesOf(db: Db, where: string, value: string | number): string[] {
 export type Checkpoint = () => Promise<void>;
 
 /**
- * Each pair's arrays encoded and their files started, to be written by the thread pool while the
- * caller goes on (the report's JSON, its hand-back, the lock and the report's row): at a million
- * examples a file is ~46 MB, which can take a tenth of a second to write.
- */
-export function startPairFiles(db: Db, result: CompareResult): PendingPairFile[] {
-  return result.pairs.map((rows) => startPairFile(db, rows.pair, encoded(rows)));
-}
-
-/**
  * The report and each pair's row land in one transaction, written by the compare worker on
  * its own connection so the service's thread never waits on the save: a cancelled or crashed
- * job leaves no row. Each pair's arrays go to a file first (pair-files.ts, started by
- * `startPairFiles` before the lock is taken), renamed into place before the commit; a
- * rolled-back save removes its files, and a crash leaves orphans that the next open sweeps. The
- * files of a report saved again under the same key are removed after the commit. The last
- * checkpoint comes right before the commit. Old reports are dropped afterwards by
- * `pruneReports`, so the commit never waits on deleting them.
+ * job leaves no row. Each pair's arrays go to a file first (pair-files.ts), renamed into place
+ * before the commit; a rolled-back save removes its files, and a crash leaves orphans that the
+ * next open sweeps. The files of a report saved again under the same key are removed after the
+ * commit. The last checkpoint comes right before the commit. Old reports are dropped afterwards
+ * by `pruneReports`, so the commit never waits on deleting them.
  */
 export async function writeReport(
   db: Db,
@@ -135,12 +118,11 @@ export async function writeReport(
   result: CompareResult,
   checkpoint: Checkpoint = () => Promise.resolve(),
   saved: SavedReport = savedReport(result.report),
-  files: PendingPairFile[] = startPairFiles(db, result),
 ): Promise<void> {
+  await begin(db, checkpoint);
   const written: string[] = [];
   let replaced: string[];
   try {
-    await begin(db, checkpoint);
     replaced = filesOf(db, 'key = ?', key);
     db.prepare(`DELETE FROM reports WHERE key = ?`).run(key);
     const reportId = Number(
@@ -159,18 +141,14 @@ export async function writeReport(
     const runIds = new Set([...task.conditions.map((c) => c.runId), ...task.referenceReplicates]);
     const insertRun = db.prepare(`INSERT INTO report_runs (report_key, run_id) VALUES (?, ?)`);
     for (const runId of runIds) insertRun.run(key, runId);
-    for (const [index, rows] of result.pairs.entries()) {
+    for (const rows of result.pairs) {
       await checkpoint();
-      const pending = files[index]!;
-      const file = await placePairFile(db, pending, reportId);
-      written.push(file);
-      insertPair(db, reportId, rows, file, pending.bytes);
+      writePair(db, reportId, rows, written);
     }
     await checkpoint();
     db.exec('COMMIT');
   } catch (error) {
     if (db.inTransaction) db.exec('ROLLBACK');
-    await discardPendingFiles(db, files);
     removePairFiles(db, written);
     throw error;
   }
@@ -221,6 +199,11 @@ async function begin(db: Db, checkpoint: Checkpoint): Promise<void> {
 }
 
 /**
+ * One row per pair naming the file of its per-example values as typed arrays (pair-arrays.ts,
+ * pair-files.ts). The file's name joins `written` before the row is inserted, so a failed save
+ * removes it too.
+ */
+/**
  * Encodings of rows a compare worker builds again for its next comparison of the same runs
  * (columnar/rows.ts gives back the same object): made once, written to each report's file.
  */
@@ -232,13 +215,10 @@ function encoded(rows: PairRows): StoredPairArrays {
   return stored;
 }
 
-/**
- * One row per pair naming the file of its per-example values as typed arrays (pair-arrays.ts,
- * pair-files.ts). The file's name joins `written` before the row is inserted, so a failed save
- * removes it too.
- */
-function insertPair(db: Db, reportId: number, rows: PairRows, file: string, bytes: number): void {
+function writePair(db: Db, reportId: number, rows: PairRows, written: string[]): void {
   const stored = encoded(rows);
+  const { file, bytes } = writePairFile(db, reportId, rows.pair, stored);
+  written.push(file);
   db.prepare(
     `INSERT INTO pair_arrays (report_id, pair, rows, criteria, ref_run_rowid, ref_first, ref_last,
        cand_run_rowid, cand_first, cand_last, file, bytes, counts)
