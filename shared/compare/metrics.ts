@@ -128,7 +128,14 @@ export class SampleRange {
 
   add(v: number): void {
     this.max = Math.max(this.max, Math.abs(v));
-    if (this.levels.length <= 2 && !this.levels.includes(v)) this.levels.push(v === 0 ? 0 : v);
+    const levels = this.levels;
+    if (levels.length > 2) return;
+    // includes() by hand (the same SameValueZero: 0 is -0, NaN is NaN), called a million times.
+    for (let i = 0; i < levels.length; i++) {
+      const level = levels[i]!;
+      if (level === v || (level !== level && v !== v)) return;
+    }
+    levels.push(v === 0 ? 0 : v);
   }
 
   get scale(): number {

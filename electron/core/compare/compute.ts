@@ -1,4 +1,4 @@
-import { buildExperimentReport } from '../../../shared/compare';
+import { buildExperimentReport } from '../../../shared/compare/report';
 import { guessedReferenceLimitation } from '../../../shared/compare/limitations';
 import type { ReferenceBasis } from '../../../shared/contract';
 import type { CompareExperiment, Report } from '../../../shared/compare/types';

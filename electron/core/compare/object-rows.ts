@@ -1,10 +1,5 @@
-import {
-  behaviorChanged,
-  classifyExample,
-  criterionRules,
-  outputChanged,
-  pairExamples,
-} from '../../../shared/compare';
+import { classifyExample, criterionRules } from '../../../shared/compare/criteria';
+import { behaviorChanged, outputChanged, pairExamples } from '../../../shared/compare/pairing';
 import { classCode, FLAG, NO_ROWID, SIDE_SHIFT, sideCode } from './codes';
 import type { PairRows, PairSide } from './compute';
 import { exampleDelta } from './delta';

@@ -1,6 +1,6 @@
 import type { PairRows, PairSide } from './compute';
 import { pairCounts } from './counts';
-import { idList, pairIdAt, pairIdsOf, strictlyAscending, type PairIds } from './pair-ids';
+import { ascendingIds, idList, pairIdAt, pairIdsOf, type PairIds } from './pair-ids';
 
 /**
  * A compared pair's explorer data: one row of `pair_arrays` and its file (pair-files.ts), every
@@ -141,7 +141,7 @@ function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array
  * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
  */
 function byteOrder(ids: PairIds): Int32Array | null {
-  if (!/[\ud800-\uffff]/.test(ids.joined) && strictlyAscending(ids)) return null;
+  if (!/[\ud800-\uffff]/.test(ids.joined) && ascendingIds(ids)) return null;
   const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
   return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
 }
@@ -165,6 +165,18 @@ function permuted(rows: PairRows, order: Int32Array): PairRows {
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
+ * Differences known, by whoever made them, to be exact as floats and never -0 (a columnar
+ * criterion checks each as it computes it): stored by a native conversion, without a pass of
+ * their own.
+ */
+const narrowDeltas = new WeakSet<Float64Array>();
+
+export function knownNarrow(deltas: Float64Array): Float64Array {
+  narrowDeltas.add(deltas);
+  return deltas;
+}
+
+/**
  * Differences as Float32 when every one is exactly a float (counts, scores, yes/no: most
  * criteria), else as doubles; the array's byte length tells which. -0 is stored as 0: the explorer
  * orders them alike, as SQLite did. Read from each criterion's own array, so the common Float32
@@ -172,6 +184,10 @@ const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.by
  */
 function deltaBytes(parts: Float64Array[], n: number): Buffer {
   const narrow = new Float32Array(parts.length * n);
+  if (parts.every((part) => narrowDeltas.has(part))) {
+    parts.forEach((part, c) => narrow.set(part, c * n));
+    return bytesOf(narrow);
+  }
   for (let c = 0; c < parts.length; c++) {
     const part = parts[c]!;
     const base = c * n;

@@ -3,7 +3,7 @@
  * counted into order rather than sorted, with the same result as a typed array's sort.
  */
 
-/** Past this many distinct values a copy is counted by integer, else sorted outright. */
+/** Values that are not integers of a narrow span are counted up to this many distinct ones. */
 const FEW_DISTINCT = 16;
 
 /**
@@ -26,7 +26,8 @@ function integersSorted(values: Float64Array): Float64Array | null {
     if (v > max) max = v;
   }
   const span = max - min + 1;
-  if (!(span <= values.length * INTEGER_SPAN_PER_VALUE)) return null;
+  // No values (an empty span) is for the general path too.
+  if (!(span >= 1 && span <= values.length * INTEGER_SPAN_PER_VALUE)) return null;
   const counts = new Uint32Array(span);
   let negativeZeros = 0;
   for (let i = 0; i < values.length; i++) {
@@ -53,8 +54,15 @@ function integersSorted(values: Float64Array): Float64Array | null {
 /**
  * The values in ascending order, as a typed array's sort gives them (-0 before 0). Scores,
  * counts and yes/no outcomes take a handful of values: counting each beats sorting a million.
+ * Integers are tried first: a pass that finds their range costs less than looking each value
+ * up among the distinct ones, and it stops at the first value that is not an integer.
  */
 export function sortedCopy(values: Float64Array): Float64Array {
+  return integersSorted(values) ?? fewSorted(values);
+}
+
+/** Few distinct values counted into order; past FEW_DISTINCT (or at a NaN), a plain sort. */
+function fewSorted(values: Float64Array): Float64Array {
   const distinct: number[] = [];
   const counts: number[] = [];
   for (let i = 0; i < values.length; i++) {
@@ -64,8 +72,7 @@ export function sortedCopy(values: Float64Array): Float64Array {
     while (d < distinct.length && !(distinct[d] === v && (v !== 0 || Object.is(distinct[d], v))))
       d++;
     if (d === distinct.length) {
-      if (d === FEW_DISTINCT || v !== v)
-        return integersSorted(values) ?? Float64Array.from(values).sort();
+      if (d === FEW_DISTINCT || v !== v) return Float64Array.from(values).sort();
       distinct.push(v);
       counts.push(0);
     }

@@ -45,19 +45,43 @@ export class Strings {
   }
 }
 
+/**
+ * A number column's states are its tags already (absent 0, null 1, a value 2): viewed in place
+ * as a plain Uint8Array, the type every other column's tags have, so loops over tags see one.
+ */
 function numberCells(state: Uint8Array, values: Float64Array): FieldCells {
-  const tag = new Uint8Array(state.length);
-  for (let k = 0; k < state.length; k++) {
-    const s = state[k]!;
-    tag[k] = s === 0 ? TAG.absent : s === NULL ? TAG.null : TAG.number;
-  }
+  const tag = new Uint8Array(state.buffer, state.byteOffset, state.length);
   // Absent and null rows hold 0 in the value column: every reader checks the tag first.
   return { tag, token: values };
 }
 
+/** Whether no byte is absent or null: two scans as Buffer's (memchr), not element by element. */
+function noneMissing(codes: Uint8Array): boolean {
+  const bytes = Buffer.from(codes.buffer, codes.byteOffset, codes.length);
+  return bytes.indexOf(TAG.absent) === -1 && bytes.indexOf(TAG.null) === -1;
+}
+
+const valued = new WeakMap<FieldCells, boolean>();
+
+/**
+ * Whether every example holds a value (no absent or null tag): the tokens of such a number or
+ * boolean column are then its numeric reading as they are. Asked of the same cells by the
+ * tallies, the readings and the behaviour flags, so answered once.
+ */
+export function everyRowValued(cells: FieldCells): boolean {
+  let known = valued.get(cells);
+  if (known === undefined) valued.set(cells, (known = noneMissing(cells.tag)));
+  return known;
+}
+
 function booleanCells(state: Uint8Array): FieldCells {
-  const tag = new Uint8Array(state.length);
   const token = new Float64Array(state.length);
+  // A value in every row (absent 0 and null 1 are the tags' codes too): tags filled natively.
+  if (noneMissing(state)) {
+    for (let k = 0; k < state.length; k++) if (state[k] === TRUE) token[k] = 1;
+    return { tag: new Uint8Array(state.length).fill(TAG.boolean), token };
+  }
+  const tag = new Uint8Array(state.length);
   for (let k = 0; k < state.length; k++) {
     const s = state[k]!;
     tag[k] = s === 0 ? TAG.absent : s === NULL ? TAG.null : TAG.boolean;
@@ -197,7 +221,10 @@ export class CellCache {
       const kept = stringFree(column) ? lastingOf(table) : null;
       values = kept?.get(cacheKey) as Float64Array | undefined;
       if (!values) {
-        values = readAll(this.of(table, key), same, this.strings.passOf);
+        const cells = this.of(table, key);
+        // A number or boolean column reads as numbers (sameReading), its tokens where it has values.
+        values =
+          kept && everyRowValued(cells) ? cells.token : readAll(cells, same, this.strings.passOf);
         kept?.set(cacheKey, values);
       }
       byKey.set(cacheKey, values);

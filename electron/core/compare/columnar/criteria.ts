@@ -8,7 +8,8 @@ import { wilcoxonSignedRank } from '../../../../shared/compare/stats/wilcoxon';
 import type { CompareRun, CriterionSummary } from '../../../../shared/compare/types';
 import type { RunTable } from '../../columns/table';
 import { CLASSES, classCode } from '../codes';
-import { TAG, type CellCache, type FieldCells } from './cells';
+import { knownNarrow } from '../pair-arrays';
+import { everyRowValued, TAG, type CellCache, type FieldCells } from './cells';
 import { mirrorCriterion } from './mirror';
 import { twinOf, type ColumnPairing } from './pairing';
 
@@ -36,10 +37,17 @@ function tableTallies(table: RunTable, cache: CellCache): TableTallies {
   let kept = keptTallies.get(table);
   if (kept) return kept;
   kept = { tallies: new Map(), nonScalar: new Set() };
-  for (const { key } of table.fields) {
+  for (const { key, kind } of table.fields) {
     let tally = kept.tallies.get(key);
     if (!tally) kept.tallies.set(key, (tally = { values: 0, passFail: 0, booleans: 0 }));
-    const { tag, token } = cache.of(table, key);
+    const cells = cache.of(table, key);
+    // A number or boolean column with a value in every row: all values, none of them a word.
+    if ((kind === 'number' || kind === 'boolean') && everyRowValued(cells)) {
+      tally.values += table.n;
+      if (kind === 'boolean') tally.booleans += table.n;
+      continue;
+    }
+    const { tag, token } = cells;
     const passOf = cache.strings.passOf;
     for (let k = 0; k < table.n; k++) {
       const t = tag[k]!;
@@ -107,6 +115,8 @@ function classify(
   const { tag: tagB, token: tokenB } = b;
   // The same ids on both sides: position k is index k in both tables.
   const same = ref === cand;
+  // Whether every difference is exact as a float and none is -0, for the save (pair-arrays.ts).
+  let narrow = true;
   for (let k = 0; k < n; k++) {
     const i = same ? k : ref[k]!;
     const j = same ? k : cand[k]!;
@@ -119,7 +129,14 @@ function classify(
     const y = readB[j]!;
     // Two finite values can still differ by more than a double holds; the sort needs a number.
     const d = x === x && y === y ? y - x : NaN;
-    deltas[k] = d > MAX ? MAX : d < -MAX ? -MAX : d;
+    const delta = d > MAX ? MAX : d < -MAX ? -MAX : d;
+    deltas[k] = delta;
+    if (
+      narrow &&
+      delta === delta &&
+      (Math.fround(delta) !== delta || (delta === 0 && 1 / delta < 0))
+    )
+      narrow = false;
     const ta = tagA[i]!;
     const tb = tagB[j]!;
     if (ta <= NULL_TAG || tb <= NULL_TAG) classes[k] = NOT_COMPARABLE;
@@ -128,7 +145,7 @@ function classify(
       else classes[k] = (lowerBetter ? y < x : y > x) ? IMPROVED : REGRESSED;
     } else classes[k] = ta === tb && tokenA[i] === tokenB[j] ? UNCHANGED : CHANGED;
   }
-  return { classes, deltas };
+  return { classes, deltas: narrow ? knownNarrow(deltas) : deltas };
 }
 
 /** At most two distinct numeric values on matched examples, errored ones included. */

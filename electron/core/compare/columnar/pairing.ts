@@ -1,6 +1,6 @@
 import { HASH_WORDS, type RunTable } from '../../columns/table';
 import { FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from '../codes';
-import { TAG, type CellCache } from './cells';
+import { everyRowValued, TAG, type CellCache, type FieldCells } from './cells';
 import { mirrorPairing } from './mirror';
 
 /**
@@ -57,10 +57,11 @@ export function erroredOf(table: RunTable): Errored {
   return errored;
 }
 
+/** A typed array's bytes, for a native comparison of two whole arrays. */
+const bytesOf = (a: Uint32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+
 function sameIds(a: RunTable, b: RunTable): boolean {
-  if (a.n !== b.n || a.joined !== b.joined) return false;
-  for (let k = 0; k < a.n; k++) if (a.idEnds[k] !== b.idEnds[k]) return false;
-  return true;
+  return a.n === b.n && a.joined === b.joined && bytesOf(a.idEnds).equals(bytesOf(b.idEnds));
 }
 
 function merge(a: RunTable, b: RunTable): { ref: Int32Array; cand: Int32Array } {
@@ -110,17 +111,37 @@ function hashDiffers(a: Uint32Array, i: number, b: Uint32Array, j: number): bool
 }
 
 /**
+ * Both sides a value of the same scalar kind in every example (a number or boolean column in
+ * full): their values differ exactly where their tokens do.
+ */
+function valuedAlike(p: ColumnPairing, key: string, a: FieldCells, b: FieldCells): boolean {
+  const kind = p.reference.fields.find((f) => f.key === key)?.kind;
+  return (
+    (kind === 'number' || kind === 'boolean') &&
+    p.candidate.fields.find((f) => f.key === key)?.kind === kind &&
+    everyRowValued(a) &&
+    everyRowValued(b)
+  );
+}
+
+/**
  * behaviorChanged over every field either run holds: a scalar (or null) that differs, or is
  * there on one side only; lists and objects are detail and never count.
  */
 function markBehavior(p: ColumnPairing, cache: CellCache): void {
   const keys = new Set([...p.reference.fields, ...p.candidate.fields].map((f) => f.key));
   for (const key of keys) {
-    const { tag: tagA, token: tokenA } = cache.of(p.reference, key);
-    const { tag: tagB, token: tokenB } = cache.of(p.candidate, key);
+    const a = cache.of(p.reference, key);
+    const b = cache.of(p.candidate, key);
+    const { tag: tagA, token: tokenA } = a;
+    const { tag: tagB, token: tokenB } = b;
     const { n, ref, cand, flags } = p;
     // The same ids on both sides: position k is index k in both tables, read without the arrays.
     const same = ref === cand;
+    if (same && valuedAlike(p, key, a, b)) {
+      for (let k = 0; k < n; k++) if (tokenA[k] !== tokenB[k]) flags[k]! |= BEHAVIOR_CHANGED;
+      continue;
+    }
     for (let k = 0; k < n; k++) {
       const i = same ? k : ref[k]!;
       const j = same ? k : cand[k]!;
@@ -192,6 +213,10 @@ function pairAnew(
   let matched = 0;
   let onlyReference = 0;
   let inputMismatch = 0;
+  // Runs of the same ids whose hashes agree in full (inputs, mostly) need no per-example look.
+  const same = ref === cand;
+  const inputsDiffer = !same || !bytesOf(reference.input).equals(bytesOf(candidate.input));
+  const outputsDiffer = !same || !bytesOf(reference.output).equals(bytesOf(candidate.output));
   for (let k = 0; k < n; k++) {
     const i = ref[k]!;
     const j = cand[k]!;
@@ -206,11 +231,11 @@ function pairAnew(
     }
     matched++;
     let f = both;
-    if (hashDiffers(reference.input, i, candidate.input, j)) {
+    if (inputsDiffer && hashDiffers(reference.input, i, candidate.input, j)) {
       f |= INPUT_MISMATCH;
       inputMismatch++;
     }
-    if (hashDiffers(reference.output, i, candidate.output, j)) f |= OUTPUT_CHANGED;
+    if (outputsDiffer && hashDiffers(reference.output, i, candidate.output, j)) f |= OUTPUT_CHANGED;
     flags[k] = f;
   }
   const pairing: ColumnPairing = {
@@ -270,15 +295,44 @@ function swappedSide(value: number): number {
   return (value & ~SIDE_MASK) | other;
 }
 
-/** The ids of the positions whose flags byte, masked, equals `value`, in order. */
-export function idsFlagged(p: ColumnPairing, mask: number, value: number): string[] {
-  const twinKey = `flags ${mask} ${mask & SIDE_MASK ? swappedSide(value) : value}`;
-  return idsOnce(p, `flags ${mask} ${value}`, twinKey, () => {
-    const { n, flags } = p;
-    const ids: string[] = [];
-    for (let k = 0; k < n; k++) if ((flags[k]! & mask) === value) ids.push(idAtPosition(p, k));
-    return ids;
+/** Positions whose flags byte, masked by the first number, equals the second. */
+export type FlagTest = readonly [mask: number, value: number];
+
+/**
+ * The ids of the positions that pass each test, in order: the lists not kept yet are taken in
+ * one pass that cuts each id out once for every list it is in (most examples whose output
+ * changed changed behaviour too).
+ */
+export function idsFlaggedEach(p: ColumnPairing, tests: readonly FlagTest[]): string[][] {
+  let byKey = keptIds.get(p);
+  if (!byKey) keptIds.set(p, (byKey = new Map()));
+  const keyOf = (mask: number, value: number) => `flags ${mask} ${value}`;
+  const keys = tests.map(([mask, value]) => keyOf(mask, value));
+  const twin = twins.get(p);
+  tests.forEach(([mask, value], t) => {
+    const twinKey = keyOf(mask, mask & SIDE_MASK ? swappedSide(value) : value);
+    const known = twin && keptIds.get(twin)?.get(twinKey);
+    if (!byKey.has(keys[t]!) && known) byKey.set(keys[t]!, known);
   });
+  const missing = tests.filter((_, t) => !byKey.has(keys[t]!));
+  if (missing.length > 0) {
+    const masks = Int32Array.from(missing, ([mask]) => mask);
+    const values = Int32Array.from(missing, ([, value]) => value);
+    const lists = missing.map((): string[] => []);
+    const { n, flags } = p;
+    // A flags byte of 0 (on both sides, nothing changed: most examples) passes no test but one
+    // looking for 0.
+    const zeroPasses = values.includes(0);
+    for (let k = 0; k < n; k++) {
+      const f = flags[k]!;
+      if (f === 0 && !zeroPasses) continue;
+      let id: string | null = null;
+      for (let m = 0; m < masks.length; m++)
+        if ((f & masks[m]!) === values[m]) lists[m]!.push((id ??= idAtPosition(p, k)));
+    }
+    missing.forEach(([mask, value], m) => byKey.set(keyOf(mask, value), lists[m]!));
+  }
+  return keys.map((key) => byKey.get(key)!.slice());
 }
 
 /** The ids of the matched positions whose example errored on that side, in order. */

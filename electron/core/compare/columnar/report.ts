@@ -27,7 +27,7 @@ import { FLAG, SIDE_MASK, SIDE_SHIFT, sideCode } from '../codes';
 import { CellCache } from './cells';
 import { columnRules, criterionColumns, type CriterionColumns } from './criteria';
 import { columnObservedInterval, columnSample } from './metrics';
-import { erroredIds, erroredOf, idsFlagged, pairTables, type ColumnPairing } from './pairing';
+import { erroredIds, erroredOf, idsFlaggedEach, pairTables, type ColumnPairing } from './pairing';
 
 /** A run as the columnar comparison takes it: its details (no examples) and its columns. */
 export interface ColumnRun {
@@ -120,11 +120,7 @@ class ColumnComparer {
       checks,
       summary: summarizeChecks(checks),
       evaluated_differs: evaluatedDiffers(checks),
-      coverage: coverage(p),
-      examples: {
-        behavior_changed: flagged(p, FLAG.behaviorChanged),
-        output_changed: flagged(p, FLAG.outputChanged),
-      },
+      ...coverageAndChanges(p),
       criteria: criteria.map((c) => c.summary),
       metrics: this.metrics(reference, candidate, p, checks),
       limitations: [],
@@ -135,25 +131,33 @@ class ColumnComparer {
   }
 }
 
-function flagged(p: ColumnPairing, flag: number): string[] {
-  return idsFlagged(p, flag, flag);
-}
-
-function coverage(p: ColumnPairing): Coverage {
+/** The pair's coverage and changed examples: every list of ids, taken in one pass. */
+function coverageAndChanges(p: ColumnPairing): Pick<Comparison, 'coverage' | 'examples'> {
   const side = (name: 'reference' | 'candidate') => sideCode(name) << SIDE_SHIFT;
-  const result: Coverage = {
+  const [onlyReference, onlyCandidate, inputMismatch, behaviorChanged, outputChanged] =
+    idsFlaggedEach(p, [
+      [SIDE_MASK, side('reference')],
+      [SIDE_MASK, side('candidate')],
+      [FLAG.inputMismatch, FLAG.inputMismatch],
+      [FLAG.behaviorChanged, FLAG.behaviorChanged],
+      [FLAG.outputChanged, FLAG.outputChanged],
+    ]) as [string[], string[], string[], string[], string[]];
+  const coverage: Coverage = {
     paired: p.matched,
-    only_reference: idsFlagged(p, SIDE_MASK, side('reference')),
-    only_candidate: idsFlagged(p, SIDE_MASK, side('candidate')),
-    input_mismatch: flagged(p, FLAG.inputMismatch),
+    only_reference: onlyReference,
+    only_candidate: onlyCandidate,
+    input_mismatch: inputMismatch,
   };
   const erroredReference = erroredIds(p, 'reference');
   const erroredCandidate = erroredIds(p, 'candidate');
   if (erroredReference.length > 0 || erroredCandidate.length > 0) {
-    result.errored_reference = erroredReference;
-    result.errored_candidate = erroredCandidate;
+    coverage.errored_reference = erroredReference;
+    coverage.errored_candidate = erroredCandidate;
   }
-  return result;
+  return {
+    coverage,
+    examples: { behavior_changed: behaviorChanged, output_changed: outputChanged },
+  };
 }
 
 export interface ColumnReportOptions {

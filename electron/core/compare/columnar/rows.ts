@@ -1,7 +1,7 @@
 import type { RunTable } from '../../columns/table';
 import { NO_ROWID } from '../codes';
 import type { PairRows, PairSide } from '../compute';
-import { pairIdsOf, type PairIds } from '../pair-ids';
+import { knownAscending, pairIdsOf, type PairIds } from '../pair-ids';
 import { allIds, type ColumnPairing } from './pairing';
 import type { CriterionColumns } from './criteria';
 import type { ColumnPair } from './report';
@@ -32,9 +32,9 @@ function rowidRange(table: RunTable): Omit<PairSide, 'runRowid'> {
  * pair-arrays.ts) serves both orders.
  */
 function pairIds(p: ColumnPairing, runRowids: { reference: number; candidate: number }): PairIds {
-  if (p.ref !== p.cand) return pairIdsOf(allIds(p));
+  if (p.ref !== p.cand) return knownAscending(pairIdsOf(allIds(p)));
   const table = runRowids.reference <= runRowids.candidate ? p.reference : p.candidate;
-  return { joined: table.joined, ends: table.idEnds };
+  return knownAscending({ joined: table.joined, ends: table.idEnds });
 }
 
 /** A side's rowids by position: the table's own when positions are its indices, as is. */
@@ -54,7 +54,8 @@ const identities = new WeakMap<Int32Array, boolean>();
 function isIdentity(positions: Int32Array): boolean {
   let known = identities.get(positions);
   if (known === undefined) {
-    known = positions.every((i, k) => i === k);
+    known = true;
+    for (let k = 0; k < positions.length && known; k++) known = positions[k] === k;
     identities.set(positions, known);
   }
   return known;
