@@ -6,6 +6,7 @@
  */
 
 import fs from 'node:fs';
+import { adoptBuiltWorkers } from './built-workers';
 
 type Phase = (args: never) => Promise<unknown>;
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
   const [name, argsFile, resultFile] = process.argv.slice(2);
   const load = phases[name ?? ''];
   if (!load || !argsFile || !resultFile) throw new Error(`usage: child.ts <phase> <args> <result>`);
+  adoptBuiltWorkers();
   const phase = await load();
   const value = await phase(JSON.parse(fs.readFileSync(argsFile, 'utf8')) as never);
   fs.writeFileSync(resultFile, JSON.stringify({ value, cpuSeconds: ownCpuSeconds() }));

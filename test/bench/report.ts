@@ -99,8 +99,23 @@ export function renderMarkdown(r: BenchResults): string {
   if (errors.length > 0)
     lines.push('## Phases that failed', '', ...errors.map((e) => `- ${e}`), '');
   lines.push(...loadSection(r));
-  lines.push(...METHOD);
+  lines.push(...method(r));
   return lines.join('\n');
+}
+
+export function method(r: Pick<BenchResults, 'builtWorkers'>): string[] {
+  const workers = r.builtWorkers
+    ? [
+        "- The service's worker threads (index, compare, search) run from the app's build",
+        '  (`out/main`, built first when older than the sources), as the desktop app and the CLI',
+        "  run them; the phase's own code, the service's thread included, runs from the TypeScript",
+        '  sources through tsx.',
+      ]
+    : [
+        "- The service's worker threads ran from the TypeScript sources through tsx (no build",
+        "  was at hand), slower to load than the built app's (a compare worker ~190 ms, not ~14).",
+      ];
+  return METHOD.flatMap((line) => (line === WORKERS ? workers : [line]));
 }
 
 /** Other processes share this machine; each phase says how much CPU they took meanwhile. */
@@ -131,6 +146,9 @@ export function worstContention(r: BenchResults): number {
   return Math.max(0, ...phases.map((p) => p.othersShare));
 }
 
+/** Replaced by the line on where the worker threads came from. */
+const WORKERS = '<where the worker threads came from>';
+
 const METHOD = [
   '## How it is measured',
   '',
@@ -145,6 +163,7 @@ const METHOD = [
   '  belong to that phase alone. Peak RSS is the larger of 100 ms samples taken on a separate',
   '  thread (so a blocked main thread cannot hide a peak) and the kernel high-water mark.',
   '  "Blocked" is the longest event-loop delay of the main thread, which answers the UI.',
+  WORKERS,
   '- Indexing is `PairwiseService.index` on a fresh DB; the rescan is a second call. On the',
   '  100k pair the pass is repeated in a throw-away DB without the FTS5 trigger (a diagnostic).',
   '  Then, as in the app, search is prepared and the texts archived in the background: "texts',

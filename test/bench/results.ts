@@ -35,6 +35,8 @@ export interface BenchResults {
   sizes: string[];
   machine: Machine;
   explorerUi: boolean;
+  /** Whether the phases ran the worker threads from the app's build (absent in older runs: no). */
+  builtWorkers?: boolean;
   libraries: Partial<
     Record<'small' | 'pair100k' | '1gb' | 'pair1m' | 'pair1mShort', LibraryResult>
   >;

@@ -28,6 +28,7 @@ import type { RendererArgs, RendererResult } from './phase-renderer';
 import type { SearchArgs, SearchResult } from './phase-search';
 import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
 import { keepingSections } from './kept-sections';
+import { useBuiltWorkers } from './built-workers';
 import { BenchProgress, type Step } from './progress';
 import { renderMarkdown } from './report';
 import type { BenchResults, LibraryResult } from './results';
@@ -212,6 +213,12 @@ async function main(): Promise<void> {
       process.exit(130);
     });
   log(`sizes: ${options.sizes.join(', ')}; working in ${root}${options.keep ? ' (kept)' : ''}`);
+  const builtWorkers = useBuiltWorkers();
+  log(
+    builtWorkers
+      ? 'worker threads: the app build (out/main)'
+      : 'worker threads: from the sources through tsx (no build to use)',
+  );
   const probe = new Database(':memory:');
   const sqlite = (probe.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
   probe.close();
@@ -221,6 +228,7 @@ async function main(): Promise<void> {
     sizes: options.sizes,
     machine: describeMachine(sqlite, '', root),
     explorerUi: hasExplorerUi(),
+    builtWorkers,
     libraries: {},
     totalSeconds: 0,
     code: { start: codeVersion(REPO), end: null },
