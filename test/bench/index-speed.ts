@@ -4,7 +4,9 @@
  * Indexing alone, for working on it: the JSON.parse baseline and service.index of the
  * benchmark's libraries (kept under the temp dir between calls), each in a fresh process. With
  * several --trees (checkouts of Pairwise, this one by default) the trees take turns within
- * each round, so that on a shared machine "before" and "after" see the same load.
+ * each round, so that on a shared machine "before" and "after" see the same load. The index
+ * workers run from each tree's TypeScript sources, so that trees without a build compare alike;
+ * `npm run bench` runs them from the app's build (built-workers.ts), a few percent faster.
  */
 
 import { spawn } from 'node:child_process';
