@@ -10,6 +10,9 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // Bundled: from its package, zod's classic build evaluated every locale, about half of an
+      // index worker's start (docs/architecture.md, "Hosts").
+      externalizeDeps: { exclude: ['zod'] },
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'electron/main/index.ts'),
