@@ -6,28 +6,11 @@
  */
 const fs = require('node:fs');
 const path = require('node:path');
+const { olderThanSources } = require('./build-staleness.cjs');
 const { runElectronVite } = require('./electron-vite.cjs');
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'out', 'main', 'cli.js');
-const sourceDirs = ['electron', 'shared', 'renderer'].map((d) => path.join(root, d));
-
-function newestMtime(dir) {
-  let newest = 0;
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  for (const entry of entries) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (/\.(ts|tsx|css|html)$/.test(entry.name))
-      newest = Math.max(newest, fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
 
 function canBuild() {
   return (
@@ -39,8 +22,7 @@ function canBuild() {
 function needsBuild() {
   if (!fs.existsSync(cli)) return true;
   if (!canBuild()) return false;
-  const built = fs.statSync(cli).mtimeMs;
-  return sourceDirs.some((dir) => newestMtime(dir) > built);
+  return olderThanSources(root, cli);
 }
 
 function build() {
