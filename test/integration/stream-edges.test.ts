@@ -1,23 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
-import {
-  index,
-  runFile,
-  scratch as newScratch,
-  stored,
-  STREAMED,
-  WHOLE,
-  type Scratch,
-} from '../fixtures/stream-unit';
+import { index, runFile, scratchPerTest, stored, STREAMED, WHOLE } from '../fixtures/stream-unit';
 
-let cleanup: () => void = () => undefined;
-afterEach(() => cleanup());
-
-function scratch(): Scratch {
-  const s = newScratch();
-  cleanup = s.cleanup;
-  return s;
-}
+const scratch = scratchPerTest();
 
 const examples = (n: number, from = 0): ExampleSpec[] =>
   Array.from({ length: n }, (_, i) => ({

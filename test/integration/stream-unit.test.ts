@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { indexUnit } from '../../electron/core/ingest/index-unit';
 import { IndexStore } from '../../electron/core/ingest/store';
@@ -11,26 +11,11 @@ import { BatchReader } from '../../electron/core/ingest/stream-batches';
 import type { SourceUnit } from '../../electron/core/ingest/types';
 import { mechlensRecord, type ExampleSpec } from '../fixtures/formats';
 import { fuzzRuns, fuzzSeed } from '../fixtures/fuzz';
-import {
-  index,
-  runFile,
-  scratch as newScratch,
-  stored,
-  STREAMED,
-  WHOLE,
-  type Scratch,
-} from '../fixtures/stream-unit';
+import { index, runFile, scratchPerTest, stored, STREAMED, WHOLE } from '../fixtures/stream-unit';
 import { BLOCK_SIZE } from '../../electron/core/texts/blocks';
 import { storedExampleCount, storedExamples } from '../fixtures/stored-examples';
 
-let cleanup: () => void = () => undefined;
-afterEach(() => cleanup());
-
-function scratch(): Scratch {
-  const s = newScratch();
-  cleanup = s.cleanup;
-  return s;
-}
+const scratch = scratchPerTest();
 
 /**
  * A unit as an object fetched from a store arrives (a local copy under its own address): its
