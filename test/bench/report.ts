@@ -108,8 +108,8 @@ export function method(r: Pick<BenchResults, 'builtWorkers'>): string[] {
     ? [
         "- The service's worker threads (index, compare, search) run from the app's build",
         '  (`out/main`, built first when older than the sources), as the desktop app and the CLI',
-        "  run them; the phase's own code, the service's thread included, runs from the TypeScript",
-        '  sources through tsx.',
+        "  run them, without the phase's `--import tsx` (a bundle needs no loader); the phase's own",
+        "  code, the service's thread included, runs from the TypeScript sources through tsx.",
       ]
     : [
         "- The service's worker threads ran from the TypeScript sources through tsx (no build",

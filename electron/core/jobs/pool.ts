@@ -108,7 +108,8 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.entry.script, { eval: this.entry.eval });
+    const { script, eval: isEval, execArgv } = this.entry;
+    const worker = new Worker(script, { eval: isEval, execArgv });
     const slot: Slot = { worker, busy: null, killTimer: null };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.onExit(slot, error));
