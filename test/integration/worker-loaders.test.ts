@@ -29,30 +29,44 @@ describe('withoutLoaders', () => {
   });
 });
 
-describe('a bundled worker started by a host run under a loader', () => {
-  it('starts without the loader, as it does in the app', () => {
-    const t = tempDir();
-    cleanups.push(t.cleanup);
-    // A bundled worker answering its first task with the options its thread was given.
-    fs.writeFileSync(
-      path.join(t.dir, 'probe.worker.js'),
-      `const { parentPort } = require('node:worker_threads');
+/** What a bundled worker's thread was given, started through the pool by `node ...hostArgs`. */
+function bundledWorkerArgv(hostArgs: string[]): string[] {
+  const t = tempDir();
+  cleanups.push(t.cleanup);
+  // A bundled worker answering its first task with the options its thread was given.
+  fs.writeFileSync(
+    path.join(t.dir, 'probe.worker.js'),
+    `const { parentPort } = require('node:worker_threads');
 parentPort.on('message', (m) => parentPort.postMessage({ type: 'result', taskId: m.taskId, value: process.execArgv }));`,
-    );
-    const host = path.join(t.dir, 'host.ts');
-    fs.writeFileSync(
-      host,
-      `import { WorkerPool } from ${JSON.stringify(path.join(ROOT, 'electron/core/jobs/pool'))};
+  );
+  const host = path.join(t.dir, 'host.ts');
+  fs.writeFileSync(
+    host,
+    `import { WorkerPool } from ${JSON.stringify(path.join(ROOT, 'electron/core/jobs/pool'))};
 import { setWorkerDir, workerEntry } from ${JSON.stringify(path.join(ROOT, 'electron/core/jobs/worker-path'))};
 setWorkerDir(${JSON.stringify(t.dir)});
 const pool = new WorkerPool(workerEntry('probe'), 1);
 void pool.run({}).then(async (argv) => { console.log(JSON.stringify(argv)); await pool.close(); });
 `,
-    );
-    const printed = execFileSync(process.execPath, ['--import', 'tsx', host], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    expect(JSON.parse(printed.trim())).toEqual([]);
+  );
+  const printed = execFileSync(process.execPath, [...hostArgs, host], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  return JSON.parse(printed.trim()) as string[];
+}
+
+describe('a bundled worker started by a host run under a loader', () => {
+  it('starts without the loader, as it does in the app', () => {
+    expect(bundledWorkerArgv(['--import', 'tsx'])).toEqual([]);
+  });
+
+  it('still starts when the host also has options Node refuses in a worker list (V8 flags)', () => {
+    // Node accepts a V8 flag it inherits, not one it is handed: the worker keeps the host's.
+    expect(bundledWorkerArgv(['--stack-size=900', '--import', 'tsx'])).toEqual([
+      '--stack-size=900',
+      '--import',
+      'tsx',
+    ]);
   });
 });

@@ -12,7 +12,11 @@ export function setWorkerDir(dir: string): void {
 export interface WorkerEntry {
   script: string;
   eval: boolean;
-  /** The worker's Node options; none given: the host's own, as Node's default. */
+  /**
+   * The worker's Node options, when they must differ from the host's (which a worker inherits
+   * by default). Node refuses some host options in a worker's list (V8 flags): the pool then
+   * starts it with the host's own (pool.ts).
+   */
   execArgv?: string[];
 }
 
@@ -43,10 +47,17 @@ export function withoutLoaders(execArgv: readonly string[]): string[] {
 export function workerEntry(name: string): WorkerEntry {
   if (bundledDir) {
     const bundled = path.join(bundledDir, `${name}.worker.js`);
-    if (fs.existsSync(bundled))
-      return { script: bundled, eval: false, execArgv: withoutLoaders(process.execArgv) };
+    if (!fs.existsSync(bundled)) return sourceWorkerEntry(sourceOf(name));
+    const execArgv = withoutLoaders(process.execArgv);
+    return execArgv.length < process.execArgv.length
+      ? { script: bundled, eval: false, execArgv }
+      : { script: bundled, eval: false };
   }
-  return sourceWorkerEntry(path.resolve(__dirname, '../../workers', `${name}.worker.ts`));
+  return sourceWorkerEntry(sourceOf(name));
+}
+
+function sourceOf(name: string): string {
+  return path.resolve(__dirname, '../../workers', `${name}.worker.ts`);
 }
 
 /** A TypeScript worker run from source through tsx (tests, benchmarks). */
