@@ -108,8 +108,8 @@ export function method(r: Pick<BenchResults, 'builtWorkers'>): string[] {
     ? [
         "- The service's worker threads (index, compare, search) run from the app's build",
         '  (`out/main`, built first when older than the sources), as the desktop app and the CLI',
-        "  run them; the phase's own code, the service's thread included, runs from the TypeScript",
-        '  sources through tsx.',
+        "  run them, without the phase's `--import tsx` (a bundle needs no loader); the phase's own",
+        "  code, the service's thread included, runs from the TypeScript sources through tsx.",
       ]
     : [
         "- The service's worker threads ran from the TypeScript sources through tsx (no build",
@@ -164,8 +164,9 @@ const METHOD = [
   '  thread (so a blocked main thread cannot hide a peak) and the kernel high-water mark.',
   '  "Blocked" is the longest event-loop delay of the main thread, which answers the UI.',
   WORKERS,
-  '- Indexing is `PairwiseService.index` on a fresh DB; the rescan is a second call. On the',
-  '  100k pair the pass is repeated in a throw-away DB without the FTS5 trigger (a diagnostic).',
+  '- Indexing is `PairwiseService.index` on a fresh DB; the rescan is a second call. The small',
+  '  library is then generated again under other run ids and indexed by the same service, its',
+  '  index workers up and warm (a diagnostic of what starting them costs a pass).',
   '  Then, as in the app, search is prepared and the texts archived in the background: "texts',
   '  archived" is `service.archive.idle()` after search was ready, the JSON bytes of the blocks',
   '  it compressed and what they take now, and the pages the database uses (free pages left',

@@ -5,7 +5,7 @@
 
 import { MB, median, ms, percentile, secs } from './measure';
 import type { CompareResult } from './phase-compare';
-import type { IndexResult } from './phase-index';
+import type { IndexResult, WarmPass } from './phase-index';
 import type { ExplorerQuery } from './phase-explorer';
 import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
 import { archiveResult } from './rows-archive';
@@ -107,6 +107,7 @@ function indexRows(lib: LibraryResult, rssTarget: boolean, first: boolean): Row[
         target: '',
         met: '',
       });
+    if (index.warm && parsedAll) rows.push(warmRow(area, lib, index.warm, baseline.seconds));
     rows.push({
       area,
       what: 'rescan of the unchanged library (second index call)',
@@ -185,7 +186,32 @@ function compareRows(label: string, lib: LibraryResult, targets: boolean): Row[]
  * Why indexing is slower than the baseline: the one writer while it holds the lock most of the
  * wall, else the index workers' CPU per byte.
  */
+/** A second folder alike, indexed by the same service: what the pass costs with its threads up. */
+function warmRow(area: string, lib: LibraryResult, warm: WarmPass, baselineSeconds: number): Row {
+  const complete = warm.failed === 0;
+  return {
+    area,
+    what: 'service.index of a second folder alike (other run ids), the index workers already up',
+    result: complete
+      ? `${rate(lib.bytes, warm.examples, warm.seconds)}: ${ratio(baselineSeconds / warm.seconds)} JSON.parse speed, CPU ${secs(warm.cpuSeconds)}`
+      : `${warm.failed} files failed`,
+    target: '',
+    met: '',
+  };
+}
+
+/** What starting the index threads cost a pass, from the same folder indexed again warm. */
+function startUp(index: IndexResult): string {
+  const warm = index.warm;
+  if (!warm || warm.failed > 0 || index.cpuSeconds === undefined) return '';
+  return ` With the workers already up, a second folder alike took ${secs(warm.seconds)} and ${secs(warm.cpuSeconds)} of CPU against ${secs(index.seconds)} and ${secs(index.cpuSeconds)}: the rest is starting the index threads, each loading its code and running its first files before V8 has optimised them.`;
+}
+
 function indexWhy(index: IndexResult, baselineSeconds: number, first: boolean): string {
+  return indexLimit(index, baselineSeconds, first) + startUp(index);
+}
+
+function indexLimit(index: IndexResult, baselineSeconds: number, first: boolean): string {
   const lock = (index.lockSeconds ?? 0) / index.seconds;
   if (lock >= 0.5)
     return first

@@ -34,3 +34,8 @@ export const SPECS = {
     outputChars: 180,
   },
 } satisfies Record<string, LibrarySpec>;
+
+/** The same texts under other run and experiment ids (both come from the spec's name). */
+export function againSpec(spec: LibrarySpec): LibrarySpec {
+  return { ...spec, name: `${spec.name}-again` };
+}

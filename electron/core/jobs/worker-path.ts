@@ -8,10 +8,35 @@ export function setWorkerDir(dir: string): void {
   bundledDir = dir;
 }
 
-/** What `new Worker(script, { eval })` needs. */
+/** What `new Worker(script, { eval, execArgv })` needs. */
 export interface WorkerEntry {
   script: string;
   eval: boolean;
+  /**
+   * The worker's Node options, when they must differ from the host's (which a worker inherits
+   * by default). Node refuses some host options in a worker's list (V8 flags): the pool then
+   * starts it with the host's own (pool.ts).
+   */
+  execArgv?: string[];
+}
+
+/** Options that load code into every thread before its script: a module loader or preload. */
+const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+
+/**
+ * The host's Node options without those that load code first. A bundle needs no loader, and
+ * a worker inherits them: under `node --import tsx` (the benchmark's phases, scripts) each
+ * bundled index worker started tsx's loader, some 200 ms of CPU, which the app never pays.
+ */
+export function withoutLoaders(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const flag = arg.startsWith('--') ? arg.split('=')[0]! : arg;
+    if (!LOADER_FLAGS.has(flag)) kept.push(arg);
+    else if (flag === arg) i++;
+  }
+  return kept;
 }
 
 /**
@@ -22,9 +47,17 @@ export interface WorkerEntry {
 export function workerEntry(name: string): WorkerEntry {
   if (bundledDir) {
     const bundled = path.join(bundledDir, `${name}.worker.js`);
-    if (fs.existsSync(bundled)) return { script: bundled, eval: false };
+    if (!fs.existsSync(bundled)) return sourceWorkerEntry(sourceOf(name));
+    const execArgv = withoutLoaders(process.execArgv);
+    return execArgv.length < process.execArgv.length
+      ? { script: bundled, eval: false, execArgv }
+      : { script: bundled, eval: false };
   }
-  return sourceWorkerEntry(path.resolve(__dirname, '../../workers', `${name}.worker.ts`));
+  return sourceWorkerEntry(sourceOf(name));
+}
+
+function sourceOf(name: string): string {
+  return path.resolve(__dirname, '../../workers', `${name}.worker.ts`);
 }
 
 /** A TypeScript worker run from source through tsx (tests, benchmarks). */
