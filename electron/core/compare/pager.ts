@@ -6,7 +6,9 @@ import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
 import { countMatches, filterMatches, searchMatchesOf } from './filters';
 import {
   cursorAt,
+  deltaValue,
   orderLength,
+  orderMade,
   sortOrder,
   stepAfter,
   stepAt,
@@ -18,6 +20,7 @@ import { openPair, type PairView } from './pair-cache';
 import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
 import { TextReader } from '../texts/read';
+import { topRanked } from './top-ranked';
 
 /** The contract's page input; scripts may leave out countTotal (counted by default). */
 type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
@@ -137,6 +140,37 @@ function firstSearchPage(
   return page.length === input.limit || ks.length === length ? page : null;
 }
 
+/** A first page's rows and their sort values, from which its cursor is made. */
+type FirstPage = { page: number[] } & Pick<SortOrder, 'value'>;
+
+/**
+ * A first page sorted by a difference whose order is not made yet: its rows picked by one pass
+ * over that criterion's differences (`topRanked`), the same rows as the order's walk, which is
+ * made only when a later page needs it. Null when this does not apply: a cursor, the order made
+ * already, a criterion the pair lacks, or a search (whose first page walks the order's first
+ * rows, `firstSearchPage`).
+ */
+function firstByDifference(db: Db, view: PairView, input: PageInput): FirstPage | null {
+  const { sort, sortCriterion: criterion } = input;
+  if (input.after || sort !== 'delta' || orderMade(view, sort, criterion)) return null;
+  if (input.filter.search?.trim()) return null;
+  const c = criterion === undefined ? -1 : view.criteria.indexOf(criterion);
+  if (c < 0) return null;
+  const deltas = view.deltaOf(c);
+  const { matches, count } = filterMatches(db, view, input.filter);
+  const page = count === 0 ? [] : topRanked(deltas, matches, input.limit, input.descending);
+  return { page, value: deltaValue(deltas) };
+}
+
+/** A page's rows, and how to make the cursor after its last. */
+function pageRows(db: Db, view: PairView, input: PageInput): FirstPage {
+  const first = firstByDifference(db, view, input);
+  if (first) return first;
+  const order = sortOrder(view, input.sort, input.sortCriterion);
+  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
+  return { page, value: order.value };
+}
+
 /**
  * One page of a pair's examples, filtered and sorted over the pair's arrays (kept decoded
  * between requests) and paged by key: `next` is the (sort value, example id) of the last row,
@@ -144,14 +178,14 @@ function firstSearchPage(
  */
 export function pageExamples(db: Db, input: PageInput): PageOutput {
   const view = openPair(db, input.reportKey, input.pair);
-  const order = sortOrder(view, input.sort, input.sortCriterion);
-  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
+  const rows = pageRows(db, view, input);
+  const { page } = rows;
   // A first page reads its rows' ids and keys alone, not the arrays that hold every row's.
   const keys = view.rowsAt(page);
   const last = page.length - 1;
   const next =
     page.length === input.limit && last >= 0
-      ? JSON.stringify(cursorAt(order, input.sort, page[last]!, keys.ids[last]!))
+      ? JSON.stringify(cursorAt(rows, input.sort, page[last]!, keys.ids[last]!))
       : null;
   // Only a first page that asked for it gets the count.
   const total =
