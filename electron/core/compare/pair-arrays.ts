@@ -38,6 +38,17 @@ export interface PairArrays {
    * else read row by row from the pair's file, as a first page needs 200 rows of a million.
    */
   rowsAt(ks: readonly number[]): RowKeys;
+  /**
+   * Passes over every row that need each value once (a search's marks), a chunk of rows at a
+   * time through one small buffer, unless the array was read whole already: at a million rows
+   * each side's keys are 8 MB and the ids several more, whose first touch cost more than the
+   * pass. Chunks hold rows from..from + length - 1. eachIdChunk gives the ids' bytes from
+   * offset `at`, consecutive chunks sharing `overlap` bytes; eachOffset's chunks share one
+   * offset, so each holds both ends of the ids it begins.
+   */
+  eachKey(side: 'ref' | 'cand', visit: (keys: Float64Array, from: number) => void): void;
+  eachIdChunk(overlap: number, visit: (ids: Buffer, at: number) => void): void;
+  eachOffset(visit: (offsets: Uint32Array, from: number) => void): void;
 }
 
 /** Rows' example ids and each side's key, in the order asked for. */
@@ -259,4 +270,7 @@ export const EMPTY_PAIR: PairArrays = {
   deltaOf: () => new Float64Array(0),
   counts: {},
   rowsAt: () => ({ ids: [], ref: [], cand: [] }),
+  eachKey: () => undefined,
+  eachIdChunk: () => undefined,
+  eachOffset: (visit) => visit(new Uint32Array(1), 0),
 };

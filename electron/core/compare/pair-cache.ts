@@ -85,6 +85,9 @@ function readPair(db: Db, reportId: number, pair: number): PairArrays {
     length: (section) => file.lengths[section],
     read: (section) => present(file.read(section)),
     readRanges: (section, ranges) => present(file.readRanges(section, ranges)),
+    scan: (section, chunk, overlap, visit) => {
+      if (!file.scan(section, chunk, overlap, visit)) throw new NotFoundError(NOT_CACHED);
+    },
   };
   try {
     return decodePair(row, source);
