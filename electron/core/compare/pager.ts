@@ -15,7 +15,7 @@ import {
   type Cursor,
   type SortOrder,
 } from './order';
-import { findId, type RowKeys } from './pair-arrays';
+import { findId, type RowCodes, type RowKeys } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
 import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
@@ -47,9 +47,9 @@ function readCursor(after: string): Cursor {
   );
 }
 
-/** Row k's class under every criterion of the pair, in the report's order. */
-function classesAt(view: PairView, k: number): Record<string, CriterionClass> {
-  return Object.fromEntries(view.criteria.map((c, i) => [c, CLASSES[view.classes[i]![k]!]!]));
+/** Row i's class under every criterion of the pair, in the report's order. */
+function classesAt(view: PairView, codes: RowCodes, i: number): Record<string, CriterionClass> {
+  return Object.fromEntries(view.criteria.map((c, j) => [c, CLASSES[codes.classes[j]![i]!]!]));
 }
 
 /** What a page shows of each side of its rows: the criteria's values, and one input. */
@@ -66,14 +66,14 @@ const NO_TEXTS: Wanted = { input: false, output: false };
  * row's reference with its input, its candidate without, then the candidates whose input is
  * shown after all (no reference, or one whose texts cannot be read, and the same input).
  */
-function pageTexts(db: Db, view: PairView, page: number[], keys: RowKeys): PageTexts {
+function pageTexts(db: Db, keys: RowKeys, codes: RowCodes): PageTexts {
   const reader = new TextReader(db);
   const present = (of: number[]) => of.filter((key) => key !== NO_ROWID);
   const ref = reader.rows(present(keys.ref), INPUT_ONLY);
   const cand = reader.rows(present(keys.cand), NO_TEXTS);
   const candInputs = keys.cand.filter((_, i) => {
     const r = ref.get(keys.ref[i]!);
-    return !r || (r.unavailable !== null && (view.flags[page[i]!]! & FLAG.inputMismatch) === 0);
+    return !r || (r.unavailable !== null && (codes.flags[i]! & FLAG.inputMismatch) === 0);
   });
   const shown = reader.rows(present(candInputs), INPUT_ONLY);
   for (const [key, row] of shown) cand.set(key, row);
@@ -190,14 +190,16 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
   // Only a first page that asked for it gets the count.
   const total =
     input.after || input.countTotal === false ? null : countMatches(db, view, input.filter);
-  const texts = pageTexts(db, view, page, keys);
+  // Likewise their flags and classes, not every row's of the criteria the query did not read.
+  const codes = view.codesAt(page);
+  const texts = pageTexts(db, keys, codes);
   return {
     total,
     next,
-    rows: page.map((k, i) => {
+    rows: page.map((_, i) => {
       const ref = texts.ref.get(keys.ref[i]!);
       const cand = texts.cand.get(keys.cand[i]!);
-      const classes = classesAt(view, k);
+      const classes = classesAt(view, codes, i);
       const values: PageOutput['rows'][number]['values'] = {};
       for (const criterion of view.criteria) {
         values[criterion] = {
@@ -205,7 +207,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
           candidate: cand?.fields[criterion] ?? null,
         };
       }
-      const flags = view.flags[k]!;
+      const flags = codes.flags[i]!;
       const mismatch = (flags & FLAG.inputMismatch) !== 0;
       return {
         example_id: keys.ids[i]!,
@@ -266,6 +268,6 @@ export function exampleDetail(
     example_id: input.exampleId,
     reference: side(view.refRowids[k]!),
     candidate: side(view.candRowids[k]!),
-    classes: classesAt(view, k),
+    classes: classesAt(view, view.codesAt([k]), 0),
   };
 }

@@ -31,6 +31,13 @@ export interface PairArrays {
   deltas: (Float32Array | Float64Array)[];
   /** deltas[c] alone, read without the other criteria's (a sort needs one criterion's). */
   deltaOf(c: number): Float32Array | Float64Array;
+  /** classes[c] alone, read without the other criteria's (a class filter on one criterion). */
+  classOf(c: number): Uint8Array;
+  /**
+   * A few rows' flags and classes under every criterion (a page's), from the arrays once read,
+   * else read row by row from the pair's file, as for `rowsAt`.
+   */
+  codesAt(ks: readonly number[]): RowCodes;
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
   /**
@@ -49,6 +56,12 @@ export interface PairArrays {
   eachKey(side: 'ref' | 'cand', visit: (keys: Float64Array, from: number) => void): void;
   eachIdChunk(overlap: number, visit: (ids: Buffer, at: number) => void): void;
   eachOffset(visit: (offsets: Uint32Array, from: number) => void): void;
+}
+
+/** Rows' flags, and their classes per criterion (classes[c][i]), in the order asked for. */
+export interface RowCodes {
+  flags: number[];
+  classes: number[][];
 }
 
 /** Rows' example ids and each side's key, in the order asked for. */
@@ -268,6 +281,8 @@ export const EMPTY_PAIR: PairArrays = {
   classes: [],
   deltas: [],
   deltaOf: () => new Float64Array(0),
+  classOf: () => new Uint8Array(0),
+  codesAt: () => ({ flags: [], classes: [] }),
   counts: {},
   rowsAt: () => ({ ids: [], ref: [], cand: [] }),
   eachKey: () => undefined,

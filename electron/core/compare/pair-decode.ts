@@ -1,7 +1,13 @@
 import { NotFoundError } from '../errors';
 import { NO_ROWID } from './codes';
 import type { PairSide } from './compute';
-import { idAt, type PairArrays, type RowKeys, type StoredPairArrays } from './pair-arrays';
+import {
+  idAt,
+  type PairArrays,
+  type RowCodes,
+  type RowKeys,
+  type StoredPairArrays,
+} from './pair-arrays';
 import type { ByteRange, PairSection, ScanSection } from './pair-files';
 
 /** A pair's `pair_arrays` row without its arrays. */
@@ -169,6 +175,7 @@ class SourcedPair implements PairArrays {
   private classesRead: Uint8Array[] | null = null;
   private deltasRead: (Float32Array | Float64Array)[] | null = null;
   private criterionDeltasRead: (Float32Array | Float64Array | undefined)[] = [];
+  private criterionClassesRead: (Uint8Array | undefined)[] = [];
 
   constructor(
     meta: PairMeta,
@@ -243,6 +250,36 @@ class SourcedPair implements PairArrays {
       n,
       narrow,
     ));
+  }
+
+  classOf(c: number): Uint8Array {
+    if (this.classesRead) return this.classesRead[c]!;
+    const n = this.rows;
+    return (this.criterionClassesRead[c] ??= typed(
+      this.source.readRanges('classes', [[c * n, (c + 1) * n]]),
+      Uint8Array,
+      n,
+      'classes',
+    ));
+  }
+
+  codesAt(ks: readonly number[]): RowCodes {
+    const n = this.rows;
+    const bytesAt = (read: Uint8Array | null | undefined, section: PairSection, base: number) =>
+      read
+        ? ks.map((k) => read[k]!)
+        : Array.from(
+            this.source.readRanges(
+              section,
+              ks.map((k) => [base + k, base + k + 1]),
+            ),
+          );
+    return {
+      flags: bytesAt(this.flagsRead, 'flags', 0),
+      classes: this.criteria.map((_, c) =>
+        bytesAt(this.classesRead?.[c] ?? this.criterionClassesRead[c], 'classes', c * n),
+      ),
+    };
   }
 
   eachKey(side: 'ref' | 'cand', visit: (keys: Float64Array, from: number) => void): void {

@@ -30,12 +30,9 @@ class WorstFirst {
     this.rows = new Int32Array(capacity);
   }
 
-  /**
-   * Whether a row seen after every row held goes before the root: rows are seen in the walk's
-   * order of positions (ascending by position, or descending), so a tie goes to the row held.
-   */
-  beatsRoot(v: number): boolean {
-    return this.descending ? v > this.values[0]! : v < this.values[0]!;
+  /** The value of the row the walk reaches last of those held. */
+  rootValue(): number {
+    return this.values[0]!;
   }
 
   private later(i: number, j: number): boolean {
@@ -105,12 +102,18 @@ export function topRanked(
   // Positions in the order ties are walked, so a row that ties the root never displaces it:
   // with whole-number differences, a hundred thousand rows may share the largest.
   const step = descending ? -1 : 1;
+  // Once the heap is full, a row goes in only if it goes before the root (ties go to the root).
+  let bound = NaN;
   for (let k = descending ? n - 1 : 0; k >= 0 && k < n; k += step) {
-    if (keep && !keep[k]) continue;
     const v = values[k]!;
-    if (v !== v) continue;
-    if (heap.size < limit) heap.push(v, k);
-    else if (heap.beatsRoot(v)) heap.replaceRoot(v, k);
+    if (v !== v || (keep !== null && keep[k] === 0)) continue;
+    if (heap.size < limit) {
+      heap.push(v, k);
+      if (heap.size === limit) bound = heap.rootValue();
+    } else if (descending ? v > bound : v < bound) {
+      heap.replaceRoot(v, k);
+      bound = heap.rootValue();
+    }
   }
   const page = heap.inOrder();
   // Fewer than `limit` rows with a value: then the first rows without one, by position.

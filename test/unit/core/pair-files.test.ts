@@ -127,6 +127,14 @@ describe('pair files', () => {
       cand: ks.map((k) => all.candRowids[k]!),
     };
     expect(byRow.rowsAt(ks)).toEqual(expected);
+    // A page's flags and classes row by row, and one criterion's classes alone, as the arrays hold them.
+    const codes = {
+      flags: ks.map((k) => all.flags[k]!),
+      classes: all.criteria.map((_, c) => ks.map((k) => all.classes[c]![k]!)),
+    };
+    expect(byRow.codesAt(ks)).toEqual(codes);
+    all.criteria.forEach((_, c) => expect([...byRow.classOf(c)]).toEqual([...all.classes[c]!]));
+    expect(byRow.codesAt(ks)).toEqual(codes);
     // Rows in order, next to each other or a few apart: ranges read together.
     for (const picked of [ks.slice().reverse(), ks.filter((k) => k % 3 !== 1).reverse()]) {
       const again = decodePair(row, source(openPairFile(db(), row.file, row.bytes, 0)!));
