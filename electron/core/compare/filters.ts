@@ -39,6 +39,8 @@ function markRowids(
   marks: Uint8Array,
 ): void {
   const first = side.firstRowid!;
+  // A side the search does not match needs no pass over its keys (a word absent from a run).
+  if (hit.indexOf(1) < 0) return;
   view.eachKey(name, (rowids, from) => {
     for (let i = 0; i < rowids.length; i++) {
       const rowid = rowids[i]!;
@@ -248,7 +250,8 @@ function classTest(view: PairView, f: Filter, n: number): { bytes: Uint8Array; w
     .filter((c) => c >= 0);
   // One criterion's classes are read alone: a third of the bytes at three criteria.
   if (criteria.length === 1) return { bytes: view.classOf(criteria[0]!), want: code };
-  const classes = criteria.map((c) => view.classes[c]!);
+  // Each criterion's classes as read for a one-criterion filter or a page, not all again.
+  const classes = criteria.map((c) => view.classOf(c));
   const hit = new Uint8Array(n);
   for (const cls of classes) for (let k = 0; k < n; k++) hit[k]! |= cls[k] === code ? 1 : 0;
   return { bytes: hit, want: 1 };
