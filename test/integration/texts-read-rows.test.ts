@@ -9,7 +9,11 @@ import { exampleKey } from '../../electron/core/texts/keys';
 import { TextLocator } from '../../electron/core/texts/locate';
 import { encodeSourceBlock, LOCATED } from '../../electron/core/texts/located';
 import { TextReader } from '../../electron/core/texts/read';
-import { SECTIONS } from '../../electron/core/texts/sections';
+import {
+  bytesBeforeOutputs,
+  SECTIONS,
+  SECTIONS_HEAD_BYTES,
+} from '../../electron/core/texts/sections';
 import {
   asStored,
   locatedExamples,
@@ -145,6 +149,34 @@ describe('reading some rows of some blocks', () => {
     );
     for (const run of runs)
       expect([...new TextReader(db).run(run)].map(([, row]) => row)).toEqual(whole);
+  });
+
+  it('reads a sections block without its outputs for rows wanted without them, then whole', () => {
+    const whole = indexLocated();
+    copyOfRun(4, () => SECTIONS);
+    const ordinals = [3, BLOCK_SIZE + 5, 2 * BLOCK_SIZE];
+    const keys = ordinals.map((ordinal) => exampleKey(4, ordinal));
+    const expected = (want: Wanted) =>
+      new Map(keys.map((key, i) => [key, asked(whole[ordinals[i]!]!, want)]));
+    const read = new TextReader(db);
+    for (const want of [
+      { input: true, output: false },
+      { input: false, output: false },
+      { input: true, output: true },
+      { input: false, output: true },
+      { input: true, output: false },
+    ])
+      expect(read.rows(keys, want)).toEqual(expected(want));
+    // A block cut before its outputs is shorter than the stored one.
+    const stored = db
+      .prepare(`SELECT length(data) FROM run_texts WHERE run_rowid = 4 AND block = 0`)
+      .pluck()
+      .get() as number;
+    const head = db
+      .prepare(`SELECT substr(data, 1, ?) FROM run_texts WHERE run_rowid = 4 AND block = 0`)
+      .pluck()
+      .get(SECTIONS_HEAD_BYTES) as Buffer;
+    expect(bytesBeforeOutputs(head)).toBeLessThan(stored);
   });
 
   it("reads a located row's own texts from the source, not its block's", () => {

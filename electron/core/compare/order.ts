@@ -58,22 +58,30 @@ function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
       value: () => null,
     };
   const { ranked, rest } = rankByValue(deltas);
-  return {
-    ranked,
-    count: ranked.length,
-    rest,
-    value: (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!),
-  };
+  return { ranked, count: ranked.length, rest, value: deltaValue(deltas) };
+}
+
+/** Row k's value in a sort by these differences: null where it has none. */
+export function deltaValue(deltas: Float32Array | Float64Array): (k: number) => number | null {
+  return (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!);
 }
 
 function idOrder(p: PairArrays): SortOrder {
   return { ranked: null, count: p.rows, rest: new Int32Array(0), value: () => null };
 }
 
+const orderKey = (sort: Sort, criterion: string | undefined) =>
+  JSON.stringify(['order', sort, sort === 'delta' ? criterion : null]);
+
+/** Whether the pair holds the order of a sort already made. */
+export function orderMade(view: PairView, sort: Sort, criterion: string | undefined): boolean {
+  return sort === 'example_id' || view.memo.has(orderKey(sort, criterion));
+}
+
 /** The pair's order for a sort, made once while the pair is kept. */
 export function sortOrder(view: PairView, sort: Sort, criterion: string | undefined): SortOrder {
   if (sort === 'example_id') return idOrder(view);
-  return derived(view, JSON.stringify(['order', sort, sort === 'delta' ? criterion : null]), () =>
+  return derived(view, orderKey(sort, criterion), () =>
     sort === 'delta'
       ? deltaOrder(view, criterion)
       : flagOrder(view, sort === 'output_changed' ? FLAG.outputChanged : FLAG.behaviorChanged),
@@ -146,6 +154,11 @@ export function stepAfter(
 }
 
 /** The cursor that continues after row k, whose example id is `id`. */
-export function cursorAt(order: SortOrder, sort: Sort, k: number, id: string): Cursor {
+export function cursorAt(
+  order: Pick<SortOrder, 'value'>,
+  sort: Sort,
+  k: number,
+  id: string,
+): Cursor {
   return [sort === 'example_id' ? id : order.value(k), id];
 }

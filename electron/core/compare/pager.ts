@@ -6,18 +6,21 @@ import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
 import { countMatches, filterMatches, searchMatchesOf } from './filters';
 import {
   cursorAt,
+  deltaValue,
   orderLength,
+  orderMade,
   sortOrder,
   stepAfter,
   stepAt,
   type Cursor,
   type SortOrder,
 } from './order';
-import { findId, type RowKeys } from './pair-arrays';
+import { findId, type RowCodes, type RowKeys } from './pair-arrays';
 import { openPair, type PairView } from './pair-cache';
 import type { PartialRow, Unavailable, Wanted } from '../texts/blocks';
 import { runOfKey } from '../texts/keys';
 import { TextReader } from '../texts/read';
+import { topRanked } from './top-ranked';
 
 /** The contract's page input; scripts may leave out countTotal (counted by default). */
 type PageInput = Omit<ParsedInput<'examples:page'>, 'countTotal'> & { countTotal?: boolean };
@@ -44,9 +47,9 @@ function readCursor(after: string): Cursor {
   );
 }
 
-/** Row k's class under every criterion of the pair, in the report's order. */
-function classesAt(view: PairView, k: number): Record<string, CriterionClass> {
-  return Object.fromEntries(view.criteria.map((c, i) => [c, CLASSES[view.classes[i]![k]!]!]));
+/** Row i's class under every criterion of the pair, in the report's order. */
+function classesAt(view: PairView, codes: RowCodes, i: number): Record<string, CriterionClass> {
+  return Object.fromEntries(view.criteria.map((c, j) => [c, CLASSES[codes.classes[j]![i]!]!]));
 }
 
 /** What a page shows of each side of its rows: the criteria's values, and one input. */
@@ -63,14 +66,14 @@ const NO_TEXTS: Wanted = { input: false, output: false };
  * row's reference with its input, its candidate without, then the candidates whose input is
  * shown after all (no reference, or one whose texts cannot be read, and the same input).
  */
-function pageTexts(db: Db, view: PairView, page: number[], keys: RowKeys): PageTexts {
+function pageTexts(db: Db, keys: RowKeys, codes: RowCodes): PageTexts {
   const reader = new TextReader(db);
   const present = (of: number[]) => of.filter((key) => key !== NO_ROWID);
   const ref = reader.rows(present(keys.ref), INPUT_ONLY);
   const cand = reader.rows(present(keys.cand), NO_TEXTS);
   const candInputs = keys.cand.filter((_, i) => {
     const r = ref.get(keys.ref[i]!);
-    return !r || (r.unavailable !== null && (view.flags[page[i]!]! & FLAG.inputMismatch) === 0);
+    return !r || (r.unavailable !== null && (codes.flags[i]! & FLAG.inputMismatch) === 0);
   });
   const shown = reader.rows(present(candInputs), INPUT_ONLY);
   for (const [key, row] of shown) cand.set(key, row);
@@ -137,6 +140,37 @@ function firstSearchPage(
   return page.length === input.limit || ks.length === length ? page : null;
 }
 
+/** A first page's rows and their sort values, from which its cursor is made. */
+type FirstPage = { page: number[] } & Pick<SortOrder, 'value'>;
+
+/**
+ * A first page sorted by a difference whose order is not made yet: its rows picked by one pass
+ * over that criterion's differences (`topRanked`), the same rows as the order's walk, which is
+ * made only when a later page needs it. Null when this does not apply: a cursor, the order made
+ * already, a criterion the pair lacks, or a search (whose first page walks the order's first
+ * rows, `firstSearchPage`).
+ */
+function firstByDifference(db: Db, view: PairView, input: PageInput): FirstPage | null {
+  const { sort, sortCriterion: criterion } = input;
+  if (input.after || sort !== 'delta' || orderMade(view, sort, criterion)) return null;
+  if (input.filter.search?.trim()) return null;
+  const c = criterion === undefined ? -1 : view.criteria.indexOf(criterion);
+  if (c < 0) return null;
+  const deltas = view.deltaOf(c);
+  const { matches, count } = filterMatches(db, view, input.filter);
+  const page = count === 0 ? [] : topRanked(deltas, matches, input.limit, input.descending);
+  return { page, value: deltaValue(deltas) };
+}
+
+/** A page's rows, and how to make the cursor after its last. */
+function pageRows(db: Db, view: PairView, input: PageInput): FirstPage {
+  const first = firstByDifference(db, view, input);
+  if (first) return first;
+  const order = sortOrder(view, input.sort, input.sortCriterion);
+  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
+  return { page, value: order.value };
+}
+
 /**
  * One page of a pair's examples, filtered and sorted over the pair's arrays (kept decoded
  * between requests) and paged by key: `next` is the (sort value, example id) of the last row,
@@ -144,26 +178,28 @@ function firstSearchPage(
  */
 export function pageExamples(db: Db, input: PageInput): PageOutput {
   const view = openPair(db, input.reportKey, input.pair);
-  const order = sortOrder(view, input.sort, input.sortCriterion);
-  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
+  const rows = pageRows(db, view, input);
+  const { page } = rows;
   // A first page reads its rows' ids and keys alone, not the arrays that hold every row's.
   const keys = view.rowsAt(page);
   const last = page.length - 1;
   const next =
     page.length === input.limit && last >= 0
-      ? JSON.stringify(cursorAt(order, input.sort, page[last]!, keys.ids[last]!))
+      ? JSON.stringify(cursorAt(rows, input.sort, page[last]!, keys.ids[last]!))
       : null;
   // Only a first page that asked for it gets the count.
   const total =
     input.after || input.countTotal === false ? null : countMatches(db, view, input.filter);
-  const texts = pageTexts(db, view, page, keys);
+  // Likewise their flags and classes, not every row's of the criteria the query did not read.
+  const codes = view.codesAt(page);
+  const texts = pageTexts(db, keys, codes);
   return {
     total,
     next,
-    rows: page.map((k, i) => {
+    rows: page.map((_, i) => {
       const ref = texts.ref.get(keys.ref[i]!);
       const cand = texts.cand.get(keys.cand[i]!);
-      const classes = classesAt(view, k);
+      const classes = classesAt(view, codes, i);
       const values: PageOutput['rows'][number]['values'] = {};
       for (const criterion of view.criteria) {
         values[criterion] = {
@@ -171,7 +207,7 @@ export function pageExamples(db: Db, input: PageInput): PageOutput {
           candidate: cand?.fields[criterion] ?? null,
         };
       }
-      const flags = view.flags[k]!;
+      const flags = codes.flags[i]!;
       const mismatch = (flags & FLAG.inputMismatch) !== 0;
       return {
         example_id: keys.ids[i]!,
@@ -232,6 +268,6 @@ export function exampleDetail(
     example_id: input.exampleId,
     reference: side(view.refRowids[k]!),
     candidate: side(view.candRowids[k]!),
-    classes: classesAt(view, k),
+    classes: classesAt(view, view.codesAt([k]), 0),
   };
 }

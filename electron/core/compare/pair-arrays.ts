@@ -31,6 +31,13 @@ export interface PairArrays {
   deltas: (Float32Array | Float64Array)[];
   /** deltas[c] alone, read without the other criteria's (a sort needs one criterion's). */
   deltaOf(c: number): Float32Array | Float64Array;
+  /** classes[c] alone, read without the other criteria's (a class filter on one criterion). */
+  classOf(c: number): Uint8Array;
+  /**
+   * A few rows' flags and classes under every criterion (a page's), from the arrays once read,
+   * else read row by row from the pair's file, as for `rowsAt`.
+   */
+  codesAt(ks: readonly number[]): RowCodes;
   /** Rows matching each one-condition filter (counts.ts keys). */
   counts: Record<string, number>;
   /**
@@ -38,6 +45,23 @@ export interface PairArrays {
    * else read row by row from the pair's file, as a first page needs 200 rows of a million.
    */
   rowsAt(ks: readonly number[]): RowKeys;
+  /**
+   * Passes over every row that need each value once (a search's marks), a chunk of rows at a
+   * time through one small buffer, unless the array was read whole already: at a million rows
+   * each side's keys are 8 MB and the ids several more, whose first touch cost more than the
+   * pass. Chunks hold rows from..from + length - 1. eachIdChunk gives the ids' bytes from
+   * offset `at`, consecutive chunks sharing `overlap` bytes; eachOffset's chunks share one
+   * offset, so each holds both ends of the ids it begins.
+   */
+  eachKey(side: 'ref' | 'cand', visit: (keys: Float64Array, from: number) => void): void;
+  eachIdChunk(overlap: number, visit: (ids: Buffer, at: number) => void): void;
+  eachOffset(visit: (offsets: Uint32Array, from: number) => void): void;
+}
+
+/** Rows' flags, and their classes per criterion (classes[c][i]), in the order asked for. */
+export interface RowCodes {
+  flags: number[];
+  classes: number[][];
 }
 
 /** Rows' example ids and each side's key, in the order asked for. */
@@ -257,6 +281,11 @@ export const EMPTY_PAIR: PairArrays = {
   classes: [],
   deltas: [],
   deltaOf: () => new Float64Array(0),
+  classOf: () => new Uint8Array(0),
+  codesAt: () => ({ flags: [], classes: [] }),
   counts: {},
   rowsAt: () => ({ ids: [], ref: [], cand: [] }),
+  eachKey: () => undefined,
+  eachIdChunk: () => undefined,
+  eachOffset: (visit) => visit(new Uint32Array(1), 0),
 };

@@ -1,8 +1,14 @@
 import { NotFoundError } from '../errors';
 import { NO_ROWID } from './codes';
 import type { PairSide } from './compute';
-import { idAt, type PairArrays, type RowKeys, type StoredPairArrays } from './pair-arrays';
-import type { ByteRange, PairSection } from './pair-files';
+import {
+  idAt,
+  type PairArrays,
+  type RowCodes,
+  type RowKeys,
+  type StoredPairArrays,
+} from './pair-arrays';
+import type { ByteRange, PairSection, ScanSection } from './pair-files';
 
 /** A pair's `pair_arrays` row without its arrays. */
 export type PairMeta = Omit<StoredPairArrays, PairSection>;
@@ -15,6 +21,7 @@ export interface PairSource {
   length(section: PairSection): number;
   read(section: PairSection): Buffer;
   readRanges(section: PairSection, ranges: readonly ByteRange[]): Buffer;
+  scan: ScanSection<void>;
 }
 
 /** The arrays of a stored pair held in memory (a test's, or a row's just encoded). */
@@ -24,8 +31,28 @@ export function sourceOf(stored: StoredPairArrays): PairSource {
     read: (section) => stored[section],
     readRanges: (section, ranges) =>
       Buffer.concat(ranges.map(([from, to]) => stored[section].subarray(from, to))),
+    scan: (section, chunk, overlap, visit) => scanBuffer(stored[section], chunk, overlap, visit),
   };
 }
+
+/** `ScanSection` over an array held in memory: each chunk copied, so a visitor may change it. */
+export function scanBuffer(
+  data: Buffer,
+  chunk: Buffer,
+  overlap: number,
+  visit: (bytes: Buffer, at: number) => void,
+): void {
+  const step = chunk.length - overlap;
+  if (step <= 0) throw new Error('A scan chunk must be longer than its overlap.');
+  for (let at = 0; at < data.length; at += step) {
+    const length = data.copy(chunk, 0, at, Math.min(data.length, at + chunk.length));
+    visit(chunk.subarray(0, length), at);
+    if (at + length === data.length) break;
+  }
+}
+
+/** A scan's chunk (a multiple of 8): a few dozen pages, reused from one chunk to the next. */
+const CHUNK_BYTES = 1 << 17;
 
 /** A missing rowid in the narrow form that files saved by earlier versions may hold. */
 const NO_ROWID_32 = 0xffffffff;
@@ -148,10 +175,12 @@ class SourcedPair implements PairArrays {
   private classesRead: Uint8Array[] | null = null;
   private deltasRead: (Float32Array | Float64Array)[] | null = null;
   private criterionDeltasRead: (Float32Array | Float64Array | undefined)[] = [];
+  private criterionClassesRead: (Uint8Array | undefined)[] = [];
 
   constructor(
     meta: PairMeta,
     private readonly source: PairSource,
+    private readonly chunkBytes: number,
   ) {
     this.rows = meta.rows;
     this.criteria = JSON.parse(meta.criteria) as string[];
@@ -223,6 +252,61 @@ class SourcedPair implements PairArrays {
     ));
   }
 
+  classOf(c: number): Uint8Array {
+    if (this.classesRead) return this.classesRead[c]!;
+    const n = this.rows;
+    return (this.criterionClassesRead[c] ??= typed(
+      this.source.readRanges('classes', [[c * n, (c + 1) * n]]),
+      Uint8Array,
+      n,
+      'classes',
+    ));
+  }
+
+  codesAt(ks: readonly number[]): RowCodes {
+    const n = this.rows;
+    const bytesAt = (read: Uint8Array | null | undefined, section: PairSection, base: number) =>
+      read
+        ? ks.map((k) => read[k]!)
+        : Array.from(
+            this.source.readRanges(
+              section,
+              ks.map((k) => [base + k, base + k + 1]),
+            ),
+          );
+    return {
+      flags: bytesAt(this.flagsRead, 'flags', 0),
+      classes: this.criteria.map((_, c) =>
+        bytesAt(this.classesRead?.[c] ?? this.criterionClassesRead[c], 'classes', c * n),
+      ),
+    };
+  }
+
+  eachKey(side: 'ref' | 'cand', visit: (keys: Float64Array, from: number) => void): void {
+    const read = side === 'ref' ? this.refRead : this.candRead;
+    const section = side === 'ref' ? 'ref_rowids' : 'cand_rowids';
+    // Keys of earlier versions' narrow form are widened whole, as they always were.
+    if (read || this.source.length(section) !== 8 * this.rows)
+      return visit(side === 'ref' ? this.refRowids : this.candRowids, 0);
+    this.source.scan(section, Buffer.allocUnsafeSlow(this.chunkBytes), 0, (bytes, at) =>
+      visit(new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8), at / 8),
+    );
+  }
+
+  eachIdChunk(overlap: number, visit: (ids: Buffer, at: number) => void): void {
+    const chunk = Buffer.allocUnsafeSlow(Math.max(this.chunkBytes, 2 * overlap));
+    if (this.idsRead) scanBuffer(this.idsRead, chunk, overlap, visit);
+    else this.source.scan('example_ids', chunk, overlap, visit);
+  }
+
+  eachOffset(visit: (offsets: Uint32Array, from: number) => void): void {
+    if (this.offsetsRead) return visit(this.offsetsRead, 0);
+    // One offset of overlap: each chunk holds both ends of every id it begins.
+    this.source.scan('id_offsets', Buffer.allocUnsafeSlow(this.chunkBytes), 4, (bytes, at) =>
+      visit(new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4), at / 4),
+    );
+  }
+
   rowsAt(ks: readonly number[]): RowKeys {
     const { source, rows: n } = this;
     return {
@@ -242,6 +326,10 @@ class SourcedPair implements PairArrays {
  * at once, so a damaged pair is refused before any row is shown, and a query that needs only
  * flags and classes never reads the ids, the keys or the differences.
  */
-export function decodePair(meta: PairMeta, source: PairSource): PairArrays {
-  return new SourcedPair(meta, source);
+export function decodePair(
+  meta: PairMeta,
+  source: PairSource,
+  chunkBytes = CHUNK_BYTES,
+): PairArrays {
+  return new SourcedPair(meta, source, chunkBytes);
 }

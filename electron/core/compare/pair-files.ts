@@ -133,7 +133,22 @@ export interface PairFile {
   read(section: PairSection): Buffer | null;
   /** The ranges' bytes one after another; a range outside the array throws. */
   readRanges(section: PairSection, ranges: readonly ByteRange[]): Buffer | null;
+  /** One array a chunk at a time, in one opening of the file (`ScanSection`); false when gone. */
+  scan: ScanSection<boolean>;
 }
+
+/**
+ * Passes one array's bytes to `visit` in order, a chunk at a time, each read into `chunk` (the
+ * visitor may change it), so a pass over every row's value takes no fresh memory of the array's
+ * size. Each chunk after the first begins `overlap` bytes before the one before it ended, so
+ * what lies across their seam is whole in one of them; `at` is the chunk's offset in the array.
+ */
+export type ScanSection<T> = (
+  section: PairSection,
+  chunk: Buffer,
+  overlap: number,
+  visit: (bytes: Buffer, at: number) => void,
+) => T;
 
 /** Reads `length` bytes at `position` into `data` from `offset` on. */
 function readInto(fd: number, data: Buffer, offset: number, position: number, length: number) {
@@ -212,14 +227,59 @@ export function openPairFile(
       if (ranges.length === 0) return data;
       return copying((copy) => {
         let at = 0;
-        for (const [start, end] of ranges) {
-          copy(data, at, from + start, end - start);
-          at += end - start;
+        for (let i = 0; i < ranges.length;) {
+          const j = closeRangesFrom(ranges, i);
+          if (j === i + 1) {
+            const [start, end] = ranges[i]!;
+            copy(data, at, from + start, end - start);
+            at += end - start;
+          } else {
+            // One read for ranges close together (a first page's rows in id order, say).
+            const base = ranges[i]![0];
+            const span = Buffer.allocUnsafe(ranges[j - 1]![1] - base);
+            copy(span, 0, from + base, span.length);
+            for (let r = i; r < j; r++)
+              at += span.copy(data, at, ranges[r]![0] - base, ranges[r]![1] - base);
+          }
+          i = j;
         }
         return data;
       });
     },
+    scan: (section, chunk, overlap, visit) => {
+      const [from, to] = spans[section];
+      const step = chunk.length - overlap;
+      if (step <= 0) throw new Error('A scan chunk must be longer than its overlap.');
+      const scanned = copying((copy) => {
+        for (let at = 0; at < to - from; at += step) {
+          const length = Math.min(chunk.length, to - from - at);
+          copy(chunk, 0, from + at, length);
+          visit(chunk.subarray(0, length), at);
+          if (at + length === to - from) break;
+        }
+        return true;
+      });
+      return scanned === true;
+    },
   };
+}
+
+/** Ranges this close to the one before are read with it, the bytes between read and dropped. */
+const CLOSE_BYTES = 512;
+
+/**
+ * The end of the run of ranges from i on that each begin at or after the one before and at most
+ * CLOSE_BYTES past the run's end so far, which then ends the run's read.
+ */
+function closeRangesFrom(ranges: readonly ByteRange[], i: number): number {
+  let end = ranges[i]![1];
+  let j = i + 1;
+  for (; j < ranges.length; j++) {
+    const [start, stop] = ranges[j]!;
+    if (start < ranges[j - 1]![0] || start > end + CLOSE_BYTES || stop < end) break;
+    end = stop;
+  }
+  return j;
 }
 
 /** `use` on the file opened for reading, or null when it is missing, not `bytes` long or unreadable. */

@@ -59,6 +59,21 @@ export function encodeSectionsBlock(rows: readonly TextInput[]): { data: Buffer;
   };
 }
 
+/** The bytes a reader asks for first to learn where a sections block's sections lie. */
+export const SECTIONS_HEAD_BYTES = HEAD_BYTES;
+
+/**
+ * How many bytes from its start a sections block needs for every section but the outputs (the
+ * last and most of its bytes), by its head (its first SECTIONS_HEAD_BYTES bytes). A block cut
+ * there reads as the whole one for every row wanted without its output.
+ */
+export function bytesBeforeOutputs(head: Buffer): number {
+  sectionsLength(head);
+  let at = HEAD_BYTES;
+  for (let p = 0; PARTS[p] !== 'output'; p++) at += head.readUInt32LE(8 + 4 * p);
+  return at;
+}
+
 /** A section inflated: each row's JSON on a line, and where each line starts (and the last ends). */
 export interface SectionText {
   text: Buffer;

@@ -114,6 +114,9 @@ describe('pair files', () => {
       length: (section) => file.lengths[section],
       read: (section) => file.read(section)!,
       readRanges: (section, ranges) => file.readRanges(section, ranges)!,
+      scan: (section, chunk, overlap, visit) => {
+        file.scan(section, chunk, overlap, visit);
+      },
     });
     const byRow = decodePair(row, source(lazy));
     const all = decodePair(row, source(whole));
@@ -124,6 +127,23 @@ describe('pair files', () => {
       cand: ks.map((k) => all.candRowids[k]!),
     };
     expect(byRow.rowsAt(ks)).toEqual(expected);
+    // A page's flags and classes row by row, and one criterion's classes alone, as the arrays hold them.
+    const codes = {
+      flags: ks.map((k) => all.flags[k]!),
+      classes: all.criteria.map((_, c) => ks.map((k) => all.classes[c]![k]!)),
+    };
+    expect(byRow.codesAt(ks)).toEqual(codes);
+    all.criteria.forEach((_, c) => expect([...byRow.classOf(c)]).toEqual([...all.classes[c]!]));
+    expect(byRow.codesAt(ks)).toEqual(codes);
+    // Rows in order, next to each other or a few apart: ranges read together.
+    for (const picked of [ks.slice().reverse(), ks.filter((k) => k % 3 !== 1).reverse()]) {
+      const again = decodePair(row, source(openPairFile(db(), row.file, row.bytes, 0)!));
+      expect(again.rowsAt(picked)).toEqual({
+        ids: picked.map((k) => idAt(all, k)),
+        ref: picked.map((k) => all.refRowids[k]!),
+        cand: picked.map((k) => all.candRowids[k]!),
+      });
+    }
     expect(Array.from(byRow.flags)).toEqual(Array.from(all.flags));
     expect(() => lazy.readRanges('flags', [[0, row.rows + 1]])).toThrow('outside');
 
