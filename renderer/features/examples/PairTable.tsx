@@ -17,6 +17,7 @@ import { BreakableText } from '../../components/BreakableText';
 import type { RowPages } from './rowPages';
 import type { SizedColumn } from './useColumnWidths';
 import { useLoadAhead, type PairRow } from './usePairPages';
+import { useOverscanShown } from './useOverscanShown';
 
 const ROW_HEIGHT = 30;
 /** The header holds two lines, so a two-word header wraps instead of widening its column. */
@@ -214,7 +215,16 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // over 50 ms.
     useFlushSync: false,
   });
-  const items = virtual.getVirtualItems();
+  const overscanShown = useOverscanShown(rows.at(0));
+  const withOverscan = virtual.getVirtualItems();
+  // Read after the items: they are what computes the range in view.
+  const inView = virtual.range;
+  const items = overscanShown
+    ? withOverscan
+    : withOverscan.filter(
+        (item) =>
+          inView !== null && item.index >= inView.startIndex && item.index <= inView.endIndex,
+      );
   const first = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? 0;
   const end = items.length === 0 ? 0 : lastIndex + 1;
