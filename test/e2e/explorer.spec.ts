@@ -164,3 +164,42 @@ test('a new order shows the rows in view in its first frame, the rows below the 
   expect(shown).toBeGreaterThanOrEqual(0);
   expect(frames[shown]!.below).toBe(0);
 });
+
+test('an input cut to fit its cell still overflows it, so the ellipsis falls where the whole text’s did', async ({
+  page,
+}) => {
+  const dir = path.join(app.dataDir, 'narrow');
+  // The narrowest characters a cell shows, with marks and joiners that take no room at all.
+  const narrow = (i: number) =>
+    `${i} ${"il.'|, ".repeat(60)}e\u0301\u200d`.repeat(3) + ` ${'\u200a'.repeat(200)}|`;
+  const all = examples(40).map((e, i) => ({ ...e, input: narrow(i) }));
+  writeMechlensRun(dir, { id: 'narrow-ref', name: 'reference', examples: all });
+  writeMechlensRun(dir, {
+    id: 'narrow-int',
+    name: 'steer',
+    experiment: { id: 'exp-test', role: 'intervention' },
+    examples: all,
+  });
+  await page.goto(app.url);
+  await page.getByLabel('Folder path').fill(dir);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
+  await expect(page.getByTestId('row-count')).toHaveText('40 examples', { timeout: 30_000 });
+  const inputCells = page.locator('.vbody [role="row"]:not(.vhead) [role="gridcell"]:nth-child(2)');
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 2560, height: 900 },
+    { width: 1024, height: 700 },
+  ]) {
+    await page.setViewportSize(size);
+    await expect(inputCells.first()).toBeVisible();
+    await expect
+      .poll(() =>
+        inputCells.evaluateAll(
+          (cells) => cells.filter((cell) => cell.scrollWidth <= cell.clientWidth).length,
+        ),
+      )
+      .toBe(0);
+  }
+});

@@ -12,7 +12,7 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
 import { fitWidths } from './columnFit';
 import { ColumnCueBar, ColumnShades } from './ColumnCue';
-import type { HeaderSort, PairColumn } from './columns';
+import { inputChars, type HeaderSort, type PairColumn } from './columns';
 import { BreakableText } from '../../components/BreakableText';
 import type { RowPages } from './rowPages';
 import type { SizedColumn } from './useColumnWidths';
@@ -230,6 +230,9 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   const end = items.length === 0 ? 0 : lastIndex + 1;
   const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
   const sorting = useMemo(() => tableSorting(sort), [sort]);
+  // Header and rows share one template of whole pixels, so their columns stay level.
+  const widths = fitWidths(sized, view.width);
+  const flexAt = sized.findIndex((c) => c.flex);
   const table = useReactTable({
     data: windowRows,
     columns,
@@ -238,6 +241,7 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // The server sorts; the table only reports the sort on its headers.
     manualSorting: true,
     state: { sorting, columnVisibility: hidden },
+    meta: { inputChars: inputChars(widths[flexAt] ?? 0) },
   });
   useLoadAhead(lastIndex, rows.length, total, props.loadMore);
   useEffect(() => {
@@ -245,8 +249,6 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   }, [selected, virtual]);
 
   const leafColumns = table.getVisibleLeafColumns();
-  // Header and rows share one template of whole pixels, so their columns stay level.
-  const widths = fitWidths(sized, view.width);
   const template = widths.map((w) => `${w}px`).join(' ');
   const tableRows = table.getRowModel().rows;
   const windowTop = (items[0]?.start ?? HEADER_HEIGHT) - HEADER_HEIGHT;
