@@ -12,11 +12,12 @@ import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExamplesSort } from '../../store/workbench';
 import { fitWidths } from './columnFit';
 import { ColumnCueBar, ColumnShades } from './ColumnCue';
-import type { HeaderSort, PairColumn } from './columns';
+import { inputChars, type HeaderSort, type PairColumn } from './columns';
 import { BreakableText } from '../../components/BreakableText';
 import type { RowPages } from './rowPages';
 import type { SizedColumn } from './useColumnWidths';
 import { useLoadAhead, type PairRow } from './usePairPages';
+import { useOverscanShown } from './useOverscanShown';
 
 const ROW_HEIGHT = 30;
 /** The header holds two lines, so a two-word header wraps instead of widening its column. */
@@ -214,12 +215,24 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // over 50 ms.
     useFlushSync: false,
   });
-  const items = virtual.getVirtualItems();
+  const overscanShown = useOverscanShown(rows.at(0));
+  const withOverscan = virtual.getVirtualItems();
+  // Read after the items: they are what computes the range in view.
+  const inView = virtual.range;
+  const items = overscanShown
+    ? withOverscan
+    : withOverscan.filter(
+        (item) =>
+          inView !== null && item.index >= inView.startIndex && item.index <= inView.endIndex,
+      );
   const first = items[0]?.index ?? 0;
   const lastIndex = items.at(-1)?.index ?? 0;
   const end = items.length === 0 ? 0 : lastIndex + 1;
   const windowRows = useMemo(() => rows.slice(first, end), [rows, first, end]);
   const sorting = useMemo(() => tableSorting(sort), [sort]);
+  // Header and rows share one template of whole pixels, so their columns stay level.
+  const widths = fitWidths(sized, view.width);
+  const flexAt = sized.findIndex((c) => c.flex);
   const table = useReactTable({
     data: windowRows,
     columns,
@@ -228,6 +241,7 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // The server sorts; the table only reports the sort on its headers.
     manualSorting: true,
     state: { sorting, columnVisibility: hidden },
+    meta: { inputChars: inputChars(widths[flexAt] ?? 0) },
   });
   useLoadAhead(lastIndex, rows.length, total, props.loadMore);
   useEffect(() => {
@@ -235,8 +249,6 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
   }, [selected, virtual]);
 
   const leafColumns = table.getVisibleLeafColumns();
-  // Header and rows share one template of whole pixels, so their columns stay level.
-  const widths = fitWidths(sized, view.width);
   const template = widths.map((w) => `${w}px`).join(' ');
   const tableRows = table.getRowModel().rows;
   const windowTop = (items[0]?.start ?? HEADER_HEIGHT) - HEADER_HEIGHT;

@@ -16,6 +16,13 @@ export interface HeaderSort {
 }
 
 declare module '@tanstack/react-table' {
+  // As for ColumnMeta below: TanStack's extension point, whose type parameter must match its.
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  interface TableMeta<TData> {
+    /** How many characters an input cell holds, for the input column's width (`inputChars`). */
+    inputChars?: number;
+  }
+
   // TanStack's own extension point for per-column data; the type parameters must match its.
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
@@ -40,8 +47,23 @@ function yesNo(value: boolean, side: PairRow['side']): string {
   return side === 'both' ? (value ? 'yes' : 'no') : '—';
 }
 
-/** Far more than the widest column shows, so the ellipsis falls where it did with the whole text. */
+/** Characters an input cell holds where its width is not known. */
 const CELL_CHARS = 300;
+/**
+ * Narrower than any character the cut counts (`cutEnd`), in the cell's 13 px face: the narrowest
+ * in common UI faces, Arial's apostrophe, is ~2.5 px; letters such as i or l are ~2.9 px.
+ */
+const NARROWEST_PX = 2.2;
+
+/**
+ * The characters an input cell of this width holds: enough that a cut text still overflows the
+ * cell wherever the whole text would, so its ellipsis falls where the whole text's did. Laying
+ * out and painting the 300 characters a cell held before, for a column that shows ~50, was a
+ * sixth of the frame that shows a new page of rows; and 300 narrow ones left a wide column short.
+ */
+export function inputChars(width: number): number {
+  return Math.ceil(width / NARROWEST_PX) + 1;
+}
 
 /** A criterion as the grid needs it: its field and the direction that counts as better. */
 export interface GridCriterion {
@@ -169,7 +191,11 @@ export function pairColumns(
         return (
           <span className="ellipsis">
             {highlight(
-              excerpt(c.getValue(), search?.text ?? null, CELL_CHARS),
+              excerpt(
+                c.getValue(),
+                search?.text ?? null,
+                c.table.options.meta?.inputChars ?? CELL_CHARS,
+              ),
               search?.text ?? null,
             )}
           </span>

@@ -124,6 +124,27 @@ describe('explorer grid columns', () => {
     expect(cellText(table, 0)[1]!.length).toBeLessThan(400);
   });
 
+  it('cut an input to what a cell of its width can show, counting only what takes room', async () => {
+    const { inputChars } = await import('../../../renderer/features/examples/columns');
+    const { cutEnd, excerpt } = await import('../../../renderer/features/examples/highlight');
+    // ~2.2 px a character at the least, a cell never holds fewer than its width shows.
+    expect(inputChars(296)).toBe(136);
+    expect(inputChars(200)).toBeGreaterThanOrEqual(200 / 2.2);
+    expect(inputChars(2_200)).toBe(1_001);
+    const table = windowTable([pairRow(1, { input: 'x'.repeat(1_000) })], 0);
+    table.setOptions((options) => ({ ...options, meta: { inputChars: 40 } }));
+    expect(cellText(table, 0)[1]).toBe(`<span class="ellipsis">${'x'.repeat(40)}</span>`);
+    // A run of white space shows as one space; marks, joiners and hair spaces take no room.
+    expect(excerpt(`a${' \n\t'.repeat(50)}b c`, null, 3)).toBe(`a${' \n\t'.repeat(50)}b`);
+    expect(excerpt('e\u0301'.repeat(10), null, 4)).toBe('e\u0301'.repeat(4));
+    const family = '👨\u200d👩\u200d👧';
+    expect(excerpt(family.repeat(5), null, 6)).toBe(family.repeat(2));
+    expect(excerpt(`${'\u200a'.repeat(100)}ab`, null, 1)).toBe(`${'\u200a'.repeat(100)}a`);
+    expect(cutEnd('short', 0, 300)).toBe(5);
+    // After a hit far in: an ellipsis, then the cut from a little before the hit.
+    expect(excerpt(`${'w '.repeat(100)}target rest`, /target/g, 10)).toBe(`…${'w '.repeat(5)}`);
+  });
+
   it('say why an input could not be read rather than showing an empty cell', () => {
     const table = windowTable(
       [
