@@ -18,7 +18,7 @@ function index(over: Partial<IndexResult>): IndexResult {
     cpuSeconds: 1.6,
     mainThreadBusy: 0.1,
     blockedSeconds: 0.02,
-    peakRss: { sampled: 2e8, kernel: 2e8 },
+    peakRss: { sampled: 2e8, kernel: 2e8, samples: 10 },
     searchReadySeconds: 0.5,
     rescanSeconds: 0.004,
     rescanUnchanged: 20,
@@ -42,7 +42,7 @@ function results(idx: IndexResult): BenchResults {
       bytes: 18e6,
       examples: 20_000,
       failures: [],
-      peakRss: { sampled: 1e8, kernel: 1e8 },
+      peakRss: { sampled: 1e8, kernel: 1e8, samples: 3 },
     },
     index: idx,
   };
