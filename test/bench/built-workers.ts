@@ -31,5 +31,6 @@ export function useBuiltWorkers(): boolean {
 /** In a phase's process: the build's workers, when the run chose them. */
 export function adoptBuiltWorkers(): void {
   const dir = process.env[ENV];
-  if (dir) setWorkerDir(dir);
+  // Without the phase's own `--import tsx`, as the app's workers start.
+  if (dir) setWorkerDir(dir, []);
 }

@@ -23,18 +23,6 @@ interface Slot {
   killTimer: NodeJS.Timeout | null;
 }
 
-/** A worker with the entry's options, or the host's own where Node refuses those. */
-function startWorker({ script, eval: isEval, execArgv }: WorkerEntry): Worker {
-  if (execArgv) {
-    try {
-      return new Worker(script, { eval: isEval, execArgv });
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-    }
-  }
-  return new Worker(script, { eval: isEval });
-}
-
 /**
  * A fixed-size worker_threads pool. Cancel is cooperative first (the worker sees an abort and
  * stops at its next checkpoint) and forced after `graceMs` (the worker is terminated and a fresh
@@ -120,7 +108,8 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = startWorker(this.entry);
+    const { script, eval: isEval, execArgv } = this.entry;
+    const worker = new Worker(script, { eval: isEval, execArgv });
     const slot: Slot = { worker, busy: null, killTimer: null };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
     worker.on('error', (error) => this.onExit(slot, error));

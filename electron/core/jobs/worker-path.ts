@@ -2,41 +2,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 let bundledDir: string | null = null;
+let bundledExecArgv: string[] | undefined;
 
-/** Entry points of the built app call this with their own directory, where the worker bundles sit. */
-export function setWorkerDir(dir: string): void {
+/**
+ * Entry points of the built app call this with their own directory, where the worker bundles
+ * sit. `execArgv`, when given, is what bundled workers start with instead of the host's Node
+ * options, which a worker inherits by default (a preload such as the e2e tests' fixed clock
+ * must reach them): the benchmark's phases run under `node --import tsx`, and each worker
+ * started tsx's loader too, ~200 ms of CPU per index worker that the app never pays.
+ */
+export function setWorkerDir(dir: string, execArgv?: string[]): void {
   bundledDir = dir;
+  bundledExecArgv = execArgv;
 }
 
 /** What `new Worker(script, { eval, execArgv })` needs. */
 export interface WorkerEntry {
   script: string;
   eval: boolean;
-  /**
-   * The worker's Node options, when they must differ from the host's (which a worker inherits
-   * by default). Node refuses some host options in a worker's list (V8 flags): the pool then
-   * starts it with the host's own (pool.ts).
-   */
+  /** The worker's Node options; none: the host's own. */
   execArgv?: string[];
-}
-
-/** Options that load code into every thread before its script: a module loader or preload. */
-const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
-
-/**
- * The host's Node options without those that load code first. A bundle needs no loader, and
- * a worker inherits them: under `node --import tsx` (the benchmark's phases, scripts) each
- * bundled index worker started tsx's loader, some 200 ms of CPU, which the app never pays.
- */
-export function withoutLoaders(execArgv: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i]!;
-    const flag = arg.startsWith('--') ? arg.split('=')[0]! : arg;
-    if (!LOADER_FLAGS.has(flag)) kept.push(arg);
-    else if (flag === arg) i++;
-  }
-  return kept;
 }
 
 /**
@@ -48,10 +33,7 @@ export function workerEntry(name: string): WorkerEntry {
   if (bundledDir) {
     const bundled = path.join(bundledDir, `${name}.worker.js`);
     if (!fs.existsSync(bundled)) return sourceWorkerEntry(sourceOf(name));
-    const execArgv = withoutLoaders(process.execArgv);
-    return execArgv.length < process.execArgv.length
-      ? { script: bundled, eval: false, execArgv }
-      : { script: bundled, eval: false };
+    return { script: bundled, eval: false, execArgv: bundledExecArgv };
   }
   return sourceWorkerEntry(sourceOf(name));
 }
