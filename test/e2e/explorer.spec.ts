@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { examples, writeMechlensRun } from '../fixtures/formats';
+import { examples, writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { serveApp, type ServedApp } from './host';
 
 /** More than three explorer pages (200 rows each), so scrolling has to load several. */
@@ -28,24 +28,44 @@ async function shownIds(page: Page): Promise<string[]> {
   );
 }
 
-test('a deep scroll loads every page in order; selection, j/k and sorting keep working', async ({
-  page,
-}) => {
-  const dir = path.join(app.dataDir, 'deep');
-  const all = examples(COUNT);
-  writeMechlensRun(dir, { id: 'deep-ref', name: 'reference', examples: all });
+/**
+ * A reference and a steered run of `examples` in their own folder, added through the library
+ * and opened in the Examples view once its rows are counted.
+ */
+async function openPair(
+  page: Page,
+  name: string,
+  all: ExampleSpec[],
+  steered: ExampleSpec[] = all,
+): Promise<void> {
+  const dir = path.join(app.dataDir, name);
+  writeMechlensRun(dir, { id: `${name}-ref`, name: 'reference', examples: all });
   writeMechlensRun(dir, {
-    id: 'deep-int',
+    id: `${name}-int`,
     name: 'steer',
     experiment: { id: 'exp-test', role: 'intervention' },
-    examples: all.map((e, i) => (i % 3 === 0 ? { ...e, output: `${e.output} Changed.` } : e)),
+    examples: steered,
   });
   await page.goto(app.url);
   await page.getByLabel('Folder path').fill(dir);
   await page.getByRole('button', { name: 'Add folder' }).click();
   await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await expect(page.getByTestId('row-count')).toHaveText(`${COUNT} examples`, { timeout: 30_000 });
+  await expect(page.getByTestId('row-count')).toHaveText(`${all.length} examples`, {
+    timeout: 30_000,
+  });
+}
+
+test('a deep scroll loads every page in order; selection, j/k and sorting keep working', async ({
+  page,
+}) => {
+  const all = examples(COUNT);
+  await openPair(
+    page,
+    'deep',
+    all,
+    all.map((e, i) => (i % 3 === 0 ? { ...e, output: `${e.output} Changed.` } : e)),
+  );
   await expect(page.getByRole('grid', { name: 'Example pairs' })).toHaveAttribute(
     'aria-rowcount',
     String(COUNT),
@@ -123,21 +143,7 @@ function recordFrames(page: Page) {
 test('a new order shows the rows in view in its first frame, the rows below the view after it', async ({
   page,
 }) => {
-  const dir = path.join(app.dataDir, 'frames');
-  const all = examples(COUNT);
-  writeMechlensRun(dir, { id: 'frames-ref', name: 'reference', examples: all });
-  writeMechlensRun(dir, {
-    id: 'frames-int',
-    name: 'steer',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: all,
-  });
-  await page.goto(app.url);
-  await page.getByLabel('Folder path').fill(dir);
-  await page.getByRole('button', { name: 'Add folder' }).click();
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await expect(page.getByTestId('row-count')).toHaveText(`${COUNT} examples`, { timeout: 30_000 });
+  await openPair(page, 'frames', examples(COUNT));
 
   await recordFrames(page);
   await page.getByRole('columnheader', { name: /Example/ }).click();
@@ -168,24 +174,14 @@ test('a new order shows the rows in view in its first frame, the rows below the 
 test('an input cut to fit its cell still overflows it, so the ellipsis falls where the whole text’s did', async ({
   page,
 }) => {
-  const dir = path.join(app.dataDir, 'narrow');
   // The narrowest characters a cell shows, with marks and joiners that take no room at all.
   const narrow = (i: number) =>
     `${i} ${"il.'|, ".repeat(60)}e\u0301\u200d`.repeat(3) + ` ${'\u200a'.repeat(200)}|`;
-  const all = examples(40).map((e, i) => ({ ...e, input: narrow(i) }));
-  writeMechlensRun(dir, { id: 'narrow-ref', name: 'reference', examples: all });
-  writeMechlensRun(dir, {
-    id: 'narrow-int',
-    name: 'steer',
-    experiment: { id: 'exp-test', role: 'intervention' },
-    examples: all,
-  });
-  await page.goto(app.url);
-  await page.getByLabel('Folder path').fill(dir);
-  await page.getByRole('button', { name: 'Add folder' }).click();
-  await page.getByRole('button', { name: 'Compare', exact: true }).click({ timeout: 30_000 });
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await expect(page.getByTestId('row-count')).toHaveText('40 examples', { timeout: 30_000 });
+  await openPair(
+    page,
+    'narrow',
+    examples(40).map((e, i) => ({ ...e, input: narrow(i) })),
+  );
   const inputCells = page.locator('.vbody [role="row"]:not(.vhead) [role="gridcell"]:nth-child(2)');
   for (const size of [
     { width: 1440, height: 900 },
