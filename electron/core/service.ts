@@ -156,14 +156,14 @@ export class PairwiseService {
           (folder, error) => this.watchFailed(folder, error),
         )
       : null;
-    if (this.watcher) {
-      for (const folder of watchedFolders(this.db)) this.watcher.add(folder);
-    }
+    const watched = this.watcher ? watchedFolders(this.db) : [];
+    for (const folder of watched) this.watcher?.add(folder);
     this.poller = options.watch
       ? new BucketPoller((address) => this.pollBucket(address), options.bucketPollMs ?? 300_000)
       : null;
     for (const bucket of this.poller ? watchedBuckets(this.db) : []) this.poller?.add(bucket.path);
     if (runsToConvert(this.db).length > 0) this.startConversion();
+    if (watched.length > 0) this.rescanAtOpen(watched);
     // Runs a crash or an older Pairwise left unsearchable.
     this.search.schedule();
   }
@@ -181,6 +181,19 @@ export class PairwiseService {
   }
 
   private conversionJob: string | null = null;
+
+  /**
+   * The watcher reports what changes from now on: runs written, changed or removed while the
+   * library was closed are found by one pass over the watched folders (unchanged files cost a
+   * stat each). It follows a conversion, which rewrites the runs the pass would compare against.
+   */
+  private rescanAtOpen(folders: string[]): void {
+    const start = () => {
+      if (!this.jobs.closing) this.startIndex(folders, 'Updating');
+    };
+    if (this.conversionJob) void this.converted().then(start, start);
+    else start();
+  }
 
   /** Once every run of a library indexed before blocks is converted (or the job ended). */
   async converted(): Promise<void> {

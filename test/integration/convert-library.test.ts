@@ -5,6 +5,7 @@ import { loadRunDetails } from '../../electron/core/compare/load';
 import { dispatch } from '../../electron/core/dispatch';
 import { openDatabase } from '../../electron/core/db/open';
 import { exportParquet } from '../../electron/core/export/parquet';
+import { addFolder } from '../../electron/core/folders';
 import { PairwiseService } from '../../electron/core/service';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { searchPending } from '../../electron/core/search/readiness';
@@ -196,6 +197,35 @@ describe('a library indexed before texts moved into blocks', () => {
       const finding = await call(service, 'findings:get', { findingId: pinned.finding.id });
       expect(finding.body.pinned).toEqual(pinned.body.pinned);
       expect(await answers(service, dir)).toEqual(fresh);
+    } finally {
+      await service.close();
+    }
+  }, 120_000);
+
+  it('is converted before a watched folder is rescanned at open', async () => {
+    const dir = path.join(harness.dir, 'watched');
+    fs.mkdirSync(dir);
+    const file = path.join(dir, 'pairwise.db');
+    oldLibraryFrom(harness.service.db, file, () => false);
+    const db = openDatabase(file);
+    addFolder(db, root, true);
+    db.close();
+    const service = new PairwiseService({
+      dbPath: file,
+      host: 'cli',
+      version: 'test',
+      watch: true,
+    });
+    try {
+      const titles = () => service.jobs.list().map((j) => j.title);
+      expect(titles()).toContain('Preparing runs for comparison');
+      expect(titles()).not.toContain(`Updating ${path.basename(root)}`);
+      await service.converted();
+      await new Promise((resolve) => setImmediate(resolve));
+      const pass = service.jobs.list().find((j) => j.title === `Updating ${path.basename(root)}`);
+      expect(pass).toBeDefined();
+      expect((await service.jobs.wait(pass!.id))?.state).toBe('finished');
+      expect(storedExamples(service.db)).toEqual(storedExamples(harness.service.db));
     } finally {
       await service.close();
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listRuns } from '../../electron/core/library';
 import { examples, writeFile, writeMechlensRun } from '../fixtures/formats';
-import { makeService, type Harness } from '../fixtures/service';
+import { makeService, reopened, type Harness } from '../fixtures/service';
 
 let harness: Harness | null = null;
 afterEach(async () => {
@@ -181,4 +181,52 @@ describe('watching', () => {
     await indexed;
     expect(listRuns(service.db).map((r) => r.run_id)).toContain('late-1');
   }, 30_000);
+
+  it('finds what changed in a watched folder while the library was closed when it opens again', async () => {
+    harness = makeService({ watch: true });
+    const root = library(harness.dir);
+    const { jobId } = harness.service.handlers['library:addFolder']({
+      path: root,
+      watch: true,
+    }) as {
+      jobId: string;
+    };
+    await harness.service.jobs.wait(jobId);
+    const closed = harness;
+    harness = null;
+    writeMechlensRun(path.join(root, 'overnight'), {
+      id: 'night-1',
+      name: 'overnight',
+      examples: examples(3),
+    });
+    fs.rmSync(path.join(root, 'exp', '.mechlens', 'runs', 'int-1.json'));
+    harness = await reopened(closed, { watch: true });
+    const { service } = harness;
+    const pass = service.jobs
+      .list()
+      .find((job) => job.kind === 'index' && job.title === 'Updating library');
+    expect(pass).toBeDefined();
+    await service.jobs.wait(pass!.id);
+    const runs = listRuns(service.db).map((r) => [r.run_id, r.missing]);
+    expect(runs).toContainEqual(['night-1', false]);
+    expect(runs).toContainEqual(['int-1', true]);
+  }, 30_000);
+
+  it('does not rescan at open a library that is not watched (the CLI)', async () => {
+    harness = makeService();
+    const root = library(harness.dir);
+    await harness.service.index([root]);
+    writeMechlensRun(path.join(root, 'overnight'), {
+      id: 'night-1',
+      name: 'overnight',
+      examples: examples(3),
+    });
+    harness = await reopened(harness);
+    expect(
+      harness.service.jobs
+        .list()
+        .filter((job) => job.kind === 'index')
+        .map((job) => job.title),
+    ).toEqual(['Indexing library']);
+  });
 });
