@@ -9,6 +9,8 @@ export interface ServedApp {
   url: string;
   dataDir: string;
   stop(): Promise<void>;
+  /** Stops the host and leaves its data folder, to be served again. */
+  keep(): Promise<void>;
 }
 
 export interface ServeOptions {
@@ -17,14 +19,16 @@ export interface ServeOptions {
    * (`fixed-core.cjs`): for screenshots that must come out the same on every run.
    */
   fixedClock?: string;
+  /** An earlier host's data folder (see `keep`), opened again as a second launch does. */
+  dataDir?: string;
 }
 
 /** Starts the built CLI's browser host on its own data folder, as a user would. */
 export async function serveApp(
   extraArgs: string[] = [],
-  { fixedClock }: ServeOptions = {},
+  { fixedClock, dataDir: reused }: ServeOptions = {},
 ): Promise<ServedApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-e2e-'));
+  const dataDir = reused ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pairwise-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -64,16 +68,20 @@ export async function serveApp(
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
   });
+  const exit = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
   return {
     url,
     dataDir,
     stop: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await exit();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
+    keep: exit,
   };
 }
