@@ -9,6 +9,7 @@ import {
   archiveAll,
   archiveSlice,
   blocksToArchive,
+  UNARCHIVED,
   type ArchiveResult,
 } from '../../electron/core/texts/archive';
 import { BLOCK_SIZE, type BlockEncoding } from '../../electron/core/texts/blocks';
@@ -104,6 +105,26 @@ afterEach(() => {
 });
 
 describe('the texts archive', () => {
+  it('finds the blocks left to archive through their own index, not by reading every block', () => {
+    const plan = (sql: string, ...params: number[]) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        .map((row) => row.detail)
+        .join('; ');
+    const plans = [
+      plan(`SELECT count(*) FROM run_texts WHERE ${UNARCHIVED}`),
+      plan(`SELECT run_rowid, block, length(data) FROM run_texts WHERE ${UNARCHIVED}`),
+      plan(
+        `SELECT run_rowid, block FROM run_texts WHERE ${UNARCHIVED} AND (run_rowid, block) > (?, ?)
+         ORDER BY run_rowid, block LIMIT ?`,
+        0,
+        0,
+        1,
+      ),
+    ];
+    for (const detail of plans)
+      expect(detail).toMatch(/USING (COVERING )?INDEX run_texts_unarchived/);
+  });
+
   it('rewrites located and json blocks as sections, and resumes after a crash mid-way', async () => {
     const one = indexRun(1, examplesIn(2.5));
     const two = indexRun(2, examplesIn(1.1));

@@ -110,8 +110,10 @@ export class TextArchiver {
       .prepare(
         `SELECT run_rowid AS run, block, length(data) AS size FROM run_texts WHERE ${UNARCHIVED}`,
       )
-      .all() as (BlockName & { size: number })[];
-    return blocks.some((b) => this.left.get(`${b.run}:${b.block}`) !== b.size);
+      .iterate() as IterableIterator<BlockName & { size: number }>;
+    // Right after a pass the first block answers; the rest are read only while all are left.
+    for (const b of blocks) if (this.left.get(`${b.run}:${b.block}`) !== b.size) return true;
+    return false;
   }
 
   private async archive(ctx: JobContext): Promise<void> {

@@ -18,6 +18,7 @@ import { m017DropFieldsHash } from './017-drop-fields-hash';
 import { m018RunTexts } from './018-run-texts';
 import { m019KeysNotRows } from './019-keys-not-rows';
 import { m020PairFiles } from './020-pair-files';
+import { m021UnarchivedBlocks } from './021-unarchived-blocks';
 
 export interface Migration {
   version: number;
@@ -47,6 +48,7 @@ export const migrations: Migration[] = [
   m018RunTexts,
   m019KeysNotRows,
   m020PairFiles,
+  m021UnarchivedBlocks,
 ];
 
 export const latestVersion = migrations.length;
