@@ -123,6 +123,7 @@ export class PairwiseService {
         this.events.emit('job:finished', { job });
         this.events.emit('jobs:changed', {});
       },
+      unrecorded: (error) => this.log.error({ err: error }, 'a job could not be recorded'),
     });
     this.search = new SearchIndexer(this.db, this.jobs, {
       settled: () => this.archive.schedule(),

@@ -53,6 +53,29 @@ describe('worker pool and jobs', () => {
     expect(finished.map((job) => job.state)).toEqual(['cancelled']);
   });
 
+  it('starts and ends a job while another connection holds the write lock, and records it once it can', async () => {
+    const { db, jobs, finished } = setup();
+    const other = openDatabase(db.name);
+    cleanups.push(() => other.close());
+    other.exec('BEGIN IMMEDIATE');
+    const id = jobs.start('search', 'under the lock', async () => undefined);
+    expect(jobs.list().map((job) => [job.title, job.state])).toEqual([
+      ['under the lock', 'running'],
+    ]);
+    expect((await jobs.wait(id))?.state).toBe('finished');
+    expect(finished.map((job) => job.title)).toEqual(['under the lock']);
+    const row = () => db.prepare(`SELECT state FROM jobs WHERE id = ?`).pluck().get(id);
+    expect(row()).toBeUndefined();
+    expect(jobs.get(id)?.state).toBe('finished');
+    expect(jobs.list().map((job) => [job.title, job.state])).toEqual([
+      ['under the lock', 'finished'],
+    ]);
+    other.exec('COMMIT');
+    await jobs.shutdown();
+    expect(row()).toBe('finished');
+    expect(jobs.list().map((job) => job.state)).toEqual(['finished']);
+  });
+
   it('a job that tries to start another during shutdown is refused, and nothing ends after it', async () => {
     const { jobs, finished } = setup();
     let refused: unknown = null;

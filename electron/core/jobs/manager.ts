@@ -3,6 +3,7 @@ import type { Job, JobKind, JobProgress } from '../../../shared/jobs';
 import { describeDbError } from '../db/errors';
 import type { Db } from '../db/open';
 import { ConflictError } from '../errors';
+import { JobJournal } from './journal';
 import { ProgressThrottle } from './progress';
 import { isCancelled } from './protocol';
 
@@ -17,6 +18,8 @@ export interface JobEvents {
   started(job: Job): void;
   progress(jobId: string, progress: JobProgress): void;
   finished(job: Job): void;
+  /** A job's row could not be written (other than for the lock): the job itself went on. */
+  unrecorded?(error: unknown): void;
 }
 
 interface Live {
@@ -57,12 +60,16 @@ function toJob(row: JobRow): Job {
  */
 export class JobManager {
   private live = new Map<string, Live>();
+  /** Jobs ended whose row does not say so yet (the journal's write is queued). */
+  private ended = new Map<string, Job>();
+  private readonly journal: JobJournal;
   private shuttingDown = false;
 
   constructor(
     private readonly db: Db,
     private readonly events: JobEvents,
   ) {
+    this.journal = new JobJournal(db, (error) => events.unrecorded?.(error));
     db.prepare(
       `UPDATE jobs SET state = 'interrupted', finished_at = ?, error = 'Pairwise stopped while this job was running.' WHERE state = 'running'`,
     ).run(new Date().toISOString());
@@ -83,11 +90,13 @@ export class JobManager {
       progress: null,
       error: null,
     };
-    this.db
-      .prepare(
-        `INSERT INTO jobs (id, kind, title, state, created_at) VALUES (?, ?, ?, 'running', ?)`,
-      )
-      .run(id, kind, title, job.createdAt);
+    this.journal.record(() =>
+      this.db
+        .prepare(
+          `INSERT INTO jobs (id, kind, title, state, created_at) VALUES (?, ?, ?, 'running', ?)`,
+        )
+        .run(id, kind, title, job.createdAt),
+    );
     const controller = new AbortController();
     const throttle = new ProgressThrottle((progress) => {
       job.progress = progress;
@@ -138,8 +147,8 @@ export class JobManager {
   }
 
   get(jobId: string): Job | null {
-    const live = this.live.get(jobId);
-    if (live) return { ...live.job };
+    const known = this.live.get(jobId)?.job ?? this.ended.get(jobId);
+    if (known) return { ...known };
     const row = this.db.prepare(`SELECT * FROM jobs WHERE id = ?`).get(jobId) as JobRow | undefined;
     return row ? toJob(row) : null;
   }
@@ -148,10 +157,13 @@ export class JobManager {
     const rows = this.db
       .prepare(`SELECT * FROM jobs ORDER BY created_at DESC LIMIT ?`)
       .all(limit) as JobRow[];
-    return rows.map((row) => {
-      const live = this.live.get(row.id);
-      return live ? { ...live.job } : toJob(row);
-    });
+    const jobs = new Map(rows.map((row) => [row.id, toJob(row)]));
+    // What memory knows is newer than the rows, and may have no row yet.
+    for (const job of [...this.ended.values(), ...[...this.live.values()].map((l) => l.job)])
+      jobs.set(job.id, { ...job });
+    return [...jobs.values()]
+      .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+      .slice(0, limit);
   }
 
   /** Whether `shutdown()` has begun: no job starts any more. */
@@ -163,6 +175,7 @@ export class JobManager {
     this.shuttingDown = true;
     for (const entry of this.live.values()) entry.controller.abort();
     await Promise.all([...this.live.values()].map((entry) => entry.done));
+    await this.journal.flushed();
   }
 
   private finish(entry: Live, state: Job['state'], error: string | null): void {
@@ -171,13 +184,18 @@ export class JobManager {
     entry.job.state = state;
     entry.job.error = error;
     entry.job.finishedAt = new Date().toISOString();
-    // A connection closed under a running job (a crash of the library, as the health tests
-    // make one) keeps the job "running" on disk, which the next open marks interrupted.
-    if (this.db.open)
-      this.db
-        .prepare(`UPDATE jobs SET state = ?, error = ?, finished_at = ?, progress = ? WHERE id = ?`)
-        .run(state, error, entry.job.finishedAt, JSON.stringify(entry.job.progress), entry.job.id);
-    this.live.delete(entry.job.id);
+    const { id, finishedAt, progress } = entry.job;
+    this.ended.set(id, entry.job);
+    this.journal.record(
+      () =>
+        this.db
+          .prepare(
+            `UPDATE jobs SET state = ?, error = ?, finished_at = ?, progress = ? WHERE id = ?`,
+          )
+          .run(state, error, finishedAt, JSON.stringify(progress), id),
+      () => this.ended.delete(id),
+    );
+    this.live.delete(id);
     this.events.finished({ ...entry.job });
   }
 }
