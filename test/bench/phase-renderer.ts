@@ -13,6 +13,7 @@ import { build } from 'vite';
 import { startServer } from '../../electron/server/http';
 import { PairwiseService } from '../../electron/core/service';
 import { generateLibrary, searchTerms, type LibrarySpec } from './generate';
+import { openUninspected } from './open-uninspected';
 import { reportProgress } from './progress';
 
 export interface RendererArgs {
@@ -28,6 +29,8 @@ export interface RendererArgs {
   scrollTraceFile?: string;
   /** The same for the last step: adding a folder while the library shows live progress. */
   indexTraceFile?: string;
+  /** The same for the open in a page no DevTools session is attached to (open-uninspected.ts). */
+  uninspectedTraceFile?: string;
 }
 
 export interface Interaction {
@@ -315,6 +318,10 @@ export async function rendererPhase(args: RendererArgs): Promise<RendererResult>
     const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
     await page.addInitScript(OBSERVER);
     await session(page, server.url, indexed.dir, interactions, args);
+    await page.close();
+    // Last, so that the jobs this open may start do not run under the session's steps.
+    reportProgress({ phase: 'open the app uninspected', done: 0, total: null });
+    interactions.push(await openUninspected(browser, server.url, args.uninspectedTraceFile));
     return { interactions, error: null };
   } catch (error) {
     return { interactions, error: `the session stopped: ${String(error).split('\n')[0]}` };
