@@ -138,6 +138,19 @@ beforeAll(async () => {
 
 afterAll(() => harness.close());
 
+/** A copy of the library as an older Pairwise left it, in a folder of its own. */
+function oldCopy(folder: string, withColumns: (runId: string) => boolean): string {
+  const dir = path.join(harness.dir, folder);
+  fs.mkdirSync(dir);
+  const file = path.join(dir, 'pairwise.db');
+  oldLibraryFrom(harness.service.db, file, withColumns);
+  return file;
+}
+
+function openService(file: string, watch: boolean): PairwiseService {
+  return new PairwiseService({ dbPath: file, host: 'cli', version: 'test', watch });
+}
+
 describe('a library indexed before texts moved into blocks', () => {
   it('refuses, with its progress, a request for a run not yet converted', async () => {
     const file = path.join(harness.dir, 'waiting.db');
@@ -167,15 +180,10 @@ describe('a library indexed before texts moved into blocks', () => {
 
   it('is converted on open, and then answers exactly as a fresh index of the same files', async () => {
     const dir = path.join(harness.dir, 'old');
-    fs.mkdirSync(dir);
-    const file = path.join(dir, 'pairwise.db');
-    oldLibraryFrom(harness.service.db, file, (runId) => runId === 'ref');
-    const service = new PairwiseService({
-      dbPath: file,
-      host: 'cli',
-      version: 'test',
-      watch: false,
-    });
+    const service = openService(
+      oldCopy('old', (runId) => runId === 'ref'),
+      false,
+    );
     try {
       const job = service.jobs.list().find((j) => j.title === 'Preparing runs for comparison');
       expect(job).toBeDefined();
@@ -203,19 +211,11 @@ describe('a library indexed before texts moved into blocks', () => {
   }, 120_000);
 
   it('is converted before a watched folder is rescanned at open', async () => {
-    const dir = path.join(harness.dir, 'watched');
-    fs.mkdirSync(dir);
-    const file = path.join(dir, 'pairwise.db');
-    oldLibraryFrom(harness.service.db, file, () => false);
+    const file = oldCopy('watched', () => false);
     const db = openDatabase(file);
     addFolder(db, root, true);
     db.close();
-    const service = new PairwiseService({
-      dbPath: file,
-      host: 'cli',
-      version: 'test',
-      watch: true,
-    });
+    const service = openService(file, true);
     try {
       const titles = () => service.jobs.list().map((j) => j.title);
       expect(titles()).toContain('Preparing runs for comparison');
