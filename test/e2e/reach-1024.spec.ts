@@ -93,6 +93,18 @@ test('at 1024×700 every view keeps its primary actions in the window, whole, un
   await reachable(page, [page.getByLabel('Folder path'), button(page, 'Add folder')]);
   await button(page, 'Add folder').click();
   await expect(page.getByText('exp-steering').first()).toBeVisible({ timeout: 30_000 });
+  // Each experiment's runs table fits its card, whose edge clips: a long condition name wraps
+  // rather than pushing the state and date columns out of sight.
+  const cut = await page
+    .locator('.experiment-card')
+    .evaluateAll((cards) =>
+      cards.flatMap((card) =>
+        [...card.querySelectorAll('th, td')]
+          .filter((cell) => cell.getBoundingClientRect().right > card.getBoundingClientRect().right)
+          .map((cell) => (cell.textContent ?? '').trim().slice(0, 30)),
+      ),
+    );
+  expect(cut).toEqual([]);
   const folders = page.getByRole('region', { name: 'Folders' });
   await reachable(page, [
     page.getByLabel('Search runs'),

@@ -64,7 +64,7 @@ function RunLine({
 }) {
   return (
     <tr className={run.superseded || run.missing ? 'dim' : undefined}>
-      <td>{first ? condition : ''}</td>
+      <td className="condition-name">{first ? condition : ''}</td>
       <td>{first ? <RoleTag role={shownRole(condition, run, reference)} /> : ''}</td>
       <td className="mono" title={run.path ?? undefined}>
         {shortRunId(run.run_id)}

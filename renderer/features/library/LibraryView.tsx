@@ -87,7 +87,7 @@ function LibraryToolbar({
         type="search"
         className="search"
         aria-label="Search runs"
-        placeholder="Search projects, experiments, conditions, runs…"
+        placeholder="Search projects, experiments, runs…"
         value={search}
         onChange={(e) => onSearch(e.target.value)}
       />
