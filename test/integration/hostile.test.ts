@@ -8,7 +8,8 @@ import { openDatabase } from '../../electron/core/db/open';
 import { indexUnit, type IndexTask } from '../../electron/core/ingest/index-unit';
 import { indexPaths } from '../../electron/core/ingest/indexer';
 import { IndexStore } from '../../electron/core/ingest/store';
-import type { WorkerPool } from '../../electron/core/jobs/pool';
+import { WorkerPool } from '../../electron/core/jobs/pool';
+import { WorkerStartError } from '../../electron/core/jobs/protocol';
 import {
   examples,
   writeGenericCsv,
@@ -276,6 +277,34 @@ describe('an index worker that dies on a file', () => {
       ]);
       expect(db.prepare(`SELECT id FROM runs`).all()).toEqual([{ id: 'good' }]);
     } finally {
+      db.close();
+    }
+  });
+});
+
+describe('index workers that cannot start', () => {
+  it('fail the pass with the reason and blame no file, so the next pass reads them all', async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const lib = path.join(t.dir, 'lib');
+    writeMechlensRun(lib, { id: 'a', name: 'reference', examples: examples(3) });
+    writeMechlensRun(lib, { id: 'b', name: 'steer', examples: examples(3) });
+    const db = openDatabase(path.join(t.dir, 'p.db'));
+    // A native module built for another runtime: every worker's code throws as it loads.
+    const pool = new WorkerPool(
+      {
+        script: `throw new Error('The module was compiled against a different Node.js version');`,
+        eval: true,
+      },
+      2,
+    );
+    try {
+      const pass = indexPaths({ db, pool, paths: [lib], signal: new AbortController().signal });
+      await expect(pass).rejects.toBeInstanceOf(WorkerStartError);
+      await expect(pass).rejects.toThrow(/compiled against a different Node\.js version/);
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM sources`).get()).toEqual({ n: 0 });
+    } finally {
+      await pool.close();
       db.close();
     }
   });

@@ -1,10 +1,11 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { JobManager } from '../../electron/core/jobs/manager';
 import { WorkerPool } from '../../electron/core/jobs/pool';
-import { CancelledError } from '../../electron/core/jobs/protocol';
-import { sourceWorkerEntry } from '../../electron/core/jobs/worker-path';
+import { CancelledError, WorkerStartError } from '../../electron/core/jobs/protocol';
+import { sourceWorkerEntry, type WorkerEntry } from '../../electron/core/jobs/worker-path';
 import type { Job, JobProgress } from '../../shared/jobs';
 import { tempDir } from '../fixtures/tmp';
 import { cleanupsAfterEach } from '../fixtures/cleanups';
@@ -177,6 +178,53 @@ describe('worker pool and jobs', () => {
     });
     await expect(running).rejects.toBeInstanceOf(CancelledError);
     await expect(pool.run<string>('quick', {})).resolves.toBe('done');
+  });
+
+  it('fails every waiting task at once when its worker cannot load, without starting another for each', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const starts = path.join(t.dir, 'starts');
+    // Stands in for a damaged install: the worker's code throws before it takes any task.
+    const broken: WorkerEntry = {
+      script: `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'x');
+        throw new Error("Cannot find module 'better-sqlite3'\\nRequire stack:\\n- chunk.js");`,
+      eval: true,
+    };
+    const pool = new WorkerPool(broken, 1);
+    cleanups.push(() => pool.close());
+    const results = await Promise.allSettled([1, 2, 3].map((steps) => pool.run({ steps })));
+    for (const result of results) {
+      expect(result.status).toBe('rejected');
+      const reason = (result as PromiseRejectedResult).reason as Error;
+      expect(reason).toBeInstanceOf(WorkerStartError);
+      expect(reason.message).toMatch(
+        /could not start \(Cannot find module 'better-sqlite3'\): the installation may be damaged/,
+      );
+      expect(reason.message).not.toMatch(/Require stack/);
+    }
+    expect(fs.readFileSync(starts, 'utf8')).toBe('x');
+    expect(pool.workers).toBe(0);
+  });
+
+  it('tries a fresh worker on the next task after one could not start', async () => {
+    const t = tempDir();
+    cleanups.push(t.cleanup);
+    const failedOnce = path.join(t.dir, 'failed-once');
+    const flaky: WorkerEntry = {
+      script: `const fs = require('node:fs');
+        if (!fs.existsSync(${JSON.stringify(failedOnce)})) {
+          fs.writeFileSync(${JSON.stringify(failedOnce)}, '');
+          throw new Error('a file was being replaced');
+        }
+        ${counting.script}`,
+      eval: true,
+    };
+    const pool = new WorkerPool(flaky, 1);
+    cleanups.push(() => pool.close());
+    await expect(pool.run({ steps: 1, delayMs: 0 })).rejects.toBeInstanceOf(WorkerStartError);
+    await expect(pool.run<Counted>({ steps: 2, delayMs: 0 })).resolves.toMatchObject({
+      counted: 2,
+    });
   });
 
   it('marks jobs left running by a crash as interrupted on the next start', () => {

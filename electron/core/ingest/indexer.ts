@@ -3,6 +3,7 @@ import type { JobProgress } from '../../../shared/jobs';
 import { DatabaseUnavailableError, describeDbError } from '../db/errors';
 import type { Db } from '../db/open';
 import type { WorkerPool } from '../jobs/pool';
+import { WorkerStartError } from '../jobs/protocol';
 import { statUnit, type UnitStat } from './identity';
 import type { IndexTask, IndexUnitResult } from './index-unit';
 import { importerVersions } from './importers';
@@ -137,7 +138,8 @@ function recordScanProblems(
 
 /**
  * One unit through an index worker. A worker that died on it (out of memory, a native crash)
- * fails that unit only; null when the pass was cancelled.
+ * fails that unit only; one that could not start at all fails the pass. Null when the pass
+ * was cancelled.
  */
 async function runUnit(
   pool: IndexWorkers,
@@ -153,6 +155,8 @@ async function runUnit(
     });
   } catch (error) {
     if (signal.aborted) return null;
+    // No worker could read this file or any other: the pass fails, and no file is blamed.
+    if (error instanceof WorkerStartError) throw error;
     const message = workerDied(error);
     const stat = statOrNull(task.unit);
     const record = { path: task.unit.path, folder: task.folder, stat, sha256: null };

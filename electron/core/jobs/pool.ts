@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { JobProgress } from '../../../shared/jobs';
-import { CancelledError, type FromWorker, type ToWorker } from './protocol';
+import { CancelledError, WorkerStartError, type FromWorker, type ToWorker } from './protocol';
 import type { WorkerEntry } from './worker-path';
 
 export interface RunOptions {
@@ -21,6 +21,8 @@ interface Slot {
   worker: Worker;
   busy: Pending | null;
   killTimer: NodeJS.Timeout | null;
+  /** The worker's code has loaded (it said so). */
+  ready: boolean;
 }
 
 /**
@@ -110,10 +112,14 @@ export class WorkerPool {
   private spawn(): Slot {
     const { script, eval: isEval, execArgv } = this.entry;
     const worker = new Worker(script, { eval: isEval, execArgv });
-    const slot: Slot = { worker, busy: null, killTimer: null };
+    const slot: Slot = { worker, busy: null, killTimer: null, ready: false };
     worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
-    worker.on('error', (error) => this.onExit(slot, error));
+    worker.on('error', (error) => {
+      if (this.failedToStart(slot, error.message)) return;
+      this.onExit(slot, error);
+    });
     worker.on('exit', (code) => {
+      if (this.failedToStart(slot, `it ended with exit code ${code}`)) return;
       if (slot.busy)
         this.onExit(slot, new Error(`The worker stopped unexpectedly (exit code ${code}).`));
       this.slots = this.slots.filter((s) => s !== slot);
@@ -124,7 +130,27 @@ export class WorkerPool {
     return slot;
   }
 
+  /**
+   * A worker of this pool that ended before it was ready: its task and every queued one fail
+   * with the reason, and no other worker is started for them (it would end the same way). A
+   * later `run` tries a fresh worker, so a cause that went away (a file restored) heals.
+   */
+  private failedToStart(slot: Slot, detail: string): boolean {
+    if (slot.ready || this.closed || !this.slots.includes(slot)) return false;
+    this.slots = this.slots.filter((s) => s !== slot);
+    const error = new WorkerStartError(detail);
+    const pending = slot.busy;
+    this.release(slot);
+    pending?.reject(error);
+    for (const queued of this.queue.splice(0)) queued.reject(error);
+    return true;
+  }
+
   private onMessage(slot: Slot, message: FromWorker): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      return;
+    }
     const pending = slot.busy;
     if (!pending || pending.taskId !== message.taskId) return;
     if (message.type === 'progress') {

@@ -47,4 +47,5 @@ export function serveTasks(
       )
       .finally(() => controllers.delete(taskId));
   });
+  post({ type: 'ready' });
 }
