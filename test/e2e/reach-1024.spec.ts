@@ -187,6 +187,10 @@ test('at 1024×700 every view keeps its primary actions in the window, whole, un
 
   // Findings: a new one, and its exports.
   await button(page, 'Findings').click();
+  // Before the first finding the picker says there is none, rather than being an empty box.
+  await expect(page.getByLabel('Finding', { exact: true }).locator('option')).toHaveText([
+    'No finding yet',
+  ]);
   await button(page, 'Draft a finding for this experiment').click();
   await expect(page.getByTestId('save-state')).toHaveText(/All changes saved/, {
     timeout: 30_000,

@@ -73,6 +73,8 @@ function FindingPicker({ rows, current }: { rows: FindingRow[]; current: string 
       onChange={(e) => openFinding(e.target.value)}
       disabled={rows.length === 0}
     >
+      {/* Without an option the disabled picker was an empty box beside the experiment. */}
+      {rows.length === 0 ? <option value="">No finding yet</option> : null}
       {rows.map((r) => (
         <option key={r.id} value={r.id}>
           {r.title} (rev {r.currentRevision}){r.syncState ? ` · ${r.syncState}` : ''}
