@@ -4,6 +4,7 @@ import type { JobProgress } from '../shared/jobs';
 /** Numbers read the same in the app as in the CLI and the exports: one formatter, in shared/. */
 export {
   formatCount as count,
+  formatCounted as counted,
   formatInterval as interval,
   formatNumber as fmt,
   formatP as pValue,

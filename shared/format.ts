@@ -77,3 +77,8 @@ export function formatCount(n: number): string {
   numbers ??= new Intl.NumberFormat('en-US');
   return numbers.format(n);
 }
+
+/** A count and its noun, singular for exactly one: "1 run", "0 runs", "1,204 examples". */
+export function formatCounted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatCount, formatCounted } from '../../shared/format';
 import type { RequestOutput } from '../../shared/contract';
 import { latestVersion } from '../core/db/migrations';
 import { openDatabase, type Db } from '../core/db/open';
@@ -81,7 +82,7 @@ export async function indexCommand(
     } else {
       const s = stats.sources;
       io.out(
-        `${s.scanned} sources: ${s.imported} imported, ${s.unchanged} unchanged, ${s.failed} failed — ${stats.runs} runs, ${stats.examples} examples.`,
+        `${formatCounted(s.scanned, 'source')}: ${formatCount(s.imported)} imported, ${formatCount(s.unchanged)} unchanged, ${formatCount(s.failed)} failed — ${formatCounted(stats.runs, 'run')}, ${formatCounted(stats.examples, 'example')}.`,
       );
       for (const p of problems) io.out(`  problem: ${p.path}: ${p.message}`);
       if (archived.text) io.out(archived.text);

@@ -1,3 +1,4 @@
+import { formatCounted } from '../../shared/format';
 import { exportParquet } from '../core/export/parquet';
 import type { ExportedReport } from '../core/export/parquet-comparisons';
 import { listExperiments } from '../core/experiments';
@@ -30,7 +31,7 @@ export async function exportParquetCommand(
     if (flags.json) io.out(JSON.stringify(stats));
     else
       io.out(
-        `Wrote ${stats.experiments} experiments, ${stats.runs} runs, ${stats.examples} examples and ${stats.comparisonExamples} compared examples to ${dir}.`,
+        `Wrote ${formatCounted(stats.experiments, 'experiment')}, ${formatCounted(stats.runs, 'run')}, ${formatCounted(stats.examples, 'example')} and ${formatCounted(stats.comparisonExamples, 'compared example')} to ${dir}.`,
       );
     return 0;
   } finally {

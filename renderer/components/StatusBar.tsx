@@ -1,4 +1,4 @@
-import { count } from '../format';
+import { counted } from '../format';
 import { useApp } from '../store';
 import { useRequest } from '../useRequest';
 import { useReadOnly } from '../useReadOnly';
@@ -15,7 +15,7 @@ export function StatusBar() {
       {running.length === 0 ? (
         <span className="muted">
           {summary
-            ? `${count(summary.runs)} runs · ${count(summary.examples)} examples · ${summary.problems} problems`
+            ? `${counted(summary.runs, 'run')} · ${counted(summary.examples, 'example')} · ${counted(summary.problems, 'problem')}`
             : 'Loading…'}
         </span>
       ) : (

@@ -94,7 +94,7 @@ test('search finds ids and word prefixes and marks the hits; a long output diff 
   await expect(page.getByTestId('example-detail').locator('mark').first()).toHaveText('Napol');
 
   await search.fill(LONG_ID);
-  await expect(page.getByTestId('row-count')).toHaveText('1 examples');
+  await expect(page.getByTestId('row-count')).toHaveText('1 example');
   await expect(page.locator('.vbody [role="gridcell"] mark').first()).toHaveText(LONG_ID);
   await expect(detailId(page)).toHaveText(LONG_ID);
 

@@ -67,6 +67,6 @@ test('two logs of one model: the guessed reference is said, and any two runs com
   await expect(page.getByRole('note')).toContainText(
     'Two runs picked in the library: revision=bbbbbbb is the baseline',
   );
-  await page.getByRole('button', { name: '1 outputs changed: show examples' }).click();
-  await expect(page.getByTestId('row-count')).toHaveText('1 examples');
+  await page.getByRole('button', { name: '1 output changed: show examples' }).click();
+  await expect(page.getByTestId('row-count')).toHaveText('1 example');
 });

@@ -74,6 +74,17 @@ describe('pairwise CLI', () => {
     expect(again.problems.map((p) => p.path)).toEqual(out.problems.map((p) => p.path));
   });
 
+  it('index says what it read in words, one of a thing singular', () => {
+    const dir = scratch();
+    const root = path.join(dir, 'runs');
+    writeMechlensRun(root, { id: 'only', name: 'reference', examples: examples(1) });
+    const result = runCli(['index', root, '--db', path.join(dir, 'p.db')]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(
+      '1 source: 1 imported, 0 unchanged, 0 failed — 1 run, 1 example.',
+    );
+  });
+
   it('index archives the texts before it exits, unless --no-archive', () => {
     const dir = scratch();
     const root = experiment(dir);

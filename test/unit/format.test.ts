@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   csvNumber,
+  formatCounted,
   formatInterval,
   formatNumber,
   formatP,
@@ -39,6 +40,17 @@ describe('one number formatter for text', () => {
     expect(csvNumber(0.20000000000000018)).toBe(0.2);
     expect(csvNumber(1_234_567)).toBe(1_234_567);
     expect(csvNumber(1.23456789e-12)).toBe(1.23457e-12);
+  });
+});
+
+describe('counts with their nouns', () => {
+  it('says one run, not 1 runs, and groups large counts', () => {
+    expect(formatCounted(1, 'run')).toBe('1 run');
+    expect(formatCounted(0, 'run')).toBe('0 runs');
+    expect(formatCounted(3, 'condition')).toBe('3 conditions');
+    expect(formatCounted(1204, 'example')).toBe('1,204 examples');
+    expect(formatCounted(1, 'entry', 'entries')).toBe('1 entry');
+    expect(formatCounted(2, 'entry', 'entries')).toBe('2 entries');
   });
 });
 

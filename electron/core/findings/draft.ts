@@ -92,7 +92,7 @@ function protocolText(summary: ProtocolSummary, snapshot: Snapshot): string {
     '- Conditions:',
     ...summary.conditions.map((c) => {
       const what = c.intervention ? `; intervention ${JSON.stringify(c.intervention)}` : '';
-      return `  - ${c.name} (${c.role ?? 'unknown role'}${what}): run ${c.run_id}, n = ${c.n} examples, seed ${shown(c.seed)}.`;
+      return `  - ${c.name} (${c.role ?? 'unknown role'}${what}): run ${c.run_id}, n = ${c.n} ${c.n === 1 ? 'example' : 'examples'}, seed ${shown(c.seed)}.`;
     }),
     `- Seed of the reference run: ${shown(summary.seed)}.`,
     `- Statistics: ${snapshot.bootstrap.method}`,

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { ComparisonView } from '../../../shared/report-view';
 import type { CriterionSummary } from '../../../shared/compare/types';
 import { shortPair } from '../../../shared/labels';
-import { count, pValue } from '../../format';
+import { count, counted, pValue } from '../../format';
 import { useApp } from '../../store';
 import type { ExamplesFilter } from '../../store/workbench';
 
@@ -15,7 +15,8 @@ function Link({
   n: number;
   pair: number;
   filter: ExamplesFilter;
-  label: string;
+  /** What is counted, singular and plural ("input mismatch", "input mismatches"). */
+  label: [string, string];
 }) {
   const open = useApp((s) => s.openExamples);
   if (n === 0) return <span className="muted">0</span>;
@@ -23,7 +24,7 @@ function Link({
     <button
       className="link count-link"
       onClick={() => open(pair, filter)}
-      aria-label={`${count(n)} ${label}: show examples`}
+      aria-label={`${counted(n, ...label)}: show examples`}
     >
       {count(n)}
     </button>
@@ -51,14 +52,19 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
       <h3>Coverage and changes</h3>
       <dl className="stats">
         <Stat name="paired examples">
-          <Link n={c.paired} pair={pair} filter={{ side: 'both' }} label="paired examples" />
+          <Link
+            n={c.paired}
+            pair={pair}
+            filter={{ side: 'both' }}
+            label={['paired example', 'paired examples']}
+          />
         </Stat>
         <Stat name={`only in ${names.reference}`} title={reference}>
           <Link
             n={c.only_reference}
             pair={pair}
             filter={{ side: 'reference' }}
-            label="examples only in the reference"
+            label={['example only in the reference', 'examples only in the reference']}
           />
         </Stat>
         <Stat name={`only in ${names.candidate}`} title={candidate}>
@@ -66,7 +72,7 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
             n={c.only_candidate}
             pair={pair}
             filter={{ side: 'candidate' }}
-            label="examples only in the candidate"
+            label={['example only in the candidate', 'examples only in the candidate']}
           />
         </Stat>
         <Stat name="input mismatches">
@@ -74,7 +80,7 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
             n={c.input_mismatch}
             pair={pair}
             filter={{ inputMismatch: true }}
-            label="input mismatches"
+            label={['input mismatch', 'input mismatches']}
           />
         </Stat>
         {c.errored_reference !== undefined && c.errored_candidate !== undefined ? (
@@ -90,7 +96,7 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
             n={e.output_changed}
             pair={pair}
             filter={{ outputChanged: true }}
-            label="outputs changed"
+            label={['output changed', 'outputs changed']}
           />
         </Stat>
         <Stat name="behaviour changed">
@@ -98,7 +104,7 @@ export function Coverage({ comparison, pair }: { comparison: ComparisonView; pai
             n={e.behavior_changed}
             pair={pair}
             filter={{ behaviorChanged: true }}
-            label="behaviours changed"
+            label={['behaviour changed', 'behaviours changed']}
           />
         </Stat>
       </dl>
@@ -154,7 +160,7 @@ export function CriteriaTable({ comparison, pair }: { comparison: ComparisonView
                       n={k[cls]}
                       pair={pair}
                       filter={{ criterion: k.field, changeClass: cls }}
-                      label={`${cls} on ${k.field}`}
+                      label={[`${cls} on ${k.field}`, `${cls} on ${k.field}`]}
                     />
                   </td>
                 ),

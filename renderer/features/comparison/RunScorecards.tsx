@@ -1,6 +1,6 @@
 import type { RunScorecard } from '../../../shared/compare/types';
 import type { ReportView } from '../../../shared/report-view';
-import { count, fmt, plain } from '../../format';
+import { count, counted, fmt, plain } from '../../format';
 
 function value(v: RunScorecard['metrics'][number]['value']): string {
   return typeof v === 'number' ? fmt(v) : plain(v);
@@ -31,7 +31,7 @@ export function RunScorecards({ report }: { report: ReportView }) {
               run {run.run_id}
             </div>
             <div className="small">
-              {count(run.examples)} examples
+              {counted(run.examples, 'example')}
               {run.errored ? `, ${count(run.errored)} errored` : ''}
             </div>
             {run.metrics.length > 0 ? (

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
@@ -25,7 +26,7 @@ function GroupPlanDialog({
   return (
     <Dialog
       title={`Group runs by ${plan.field}?`}
-      confirm={plan.changes === 0 ? undefined : `Group ${plan.changes} runs`}
+      confirm={plan.changes === 0 ? undefined : `Group ${counted(plan.changes, 'run')}`}
       busy={busy}
       onConfirm={onConfirm}
       onCancel={onCancel}
@@ -33,7 +34,7 @@ function GroupPlanDialog({
       <p>
         {plan.changes === 0
           ? 'Every run is already in the condition this field gives: nothing would change.'
-          : `${plan.changes} of ${plan.moves.length} runs move, into ${plan.conditions.length} conditions. Each keeps the role it has now; you can undo this once.`}
+          : `${plan.changes} of ${counted(plan.moves.length, 'run')} ${plan.changes === 1 ? 'moves' : 'move'}, into ${counted(plan.conditions.length, 'condition')}. Each keeps the role it has now; you can undo this once.`}
       </p>
       {plan.notes.map((note) => (
         <p key={note} className="muted small">
@@ -83,7 +84,10 @@ export function GroupRuns({ experimentId, fields }: { experimentId: string; fiel
     act(async () => {
       if (!plan) return;
       const { conditions: n } = await request('runs:groupBy', { experimentId, field: plan.field });
-      toast('info', `Grouped the runs into ${n} conditions by ${plan.field}. You can undo it.`);
+      toast(
+        'info',
+        `Grouped the runs into ${counted(n, 'condition')} by ${plan.field}. You can undo it.`,
+      );
       setPlan(null);
     });
 

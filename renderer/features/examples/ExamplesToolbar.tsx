@@ -1,7 +1,7 @@
 import type { VisibilityState } from '@tanstack/react-table';
 import type { ComparisonView, ReportView } from '../../../shared/report-view';
 import { shortPair } from '../../../shared/labels';
-import { count } from '../../format';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import { ExperimentPicker } from '../comparison/ExperimentPicker';
 import { PairPicker } from '../comparison/PairPicker';
@@ -52,7 +52,7 @@ export function ExamplesToolbar({
           ? `preparing search… ${Math.floor((100 * searchPending.done) / Math.max(1, searchPending.total))}%`
           : total === null
             ? '…'
-            : `${count(total)} examples`}
+            : counted(total, 'example')}
       </span>
       <span className="spacer" />
       <ColumnChooser columns={columns} hidden={hidden} onChange={onHidden} />

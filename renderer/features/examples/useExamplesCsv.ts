@@ -1,5 +1,5 @@
 import { request } from '../../api';
-import { count, downloadText } from '../../format';
+import { counted, downloadText } from '../../format';
 import { useApp } from '../../store';
 import type { ExamplesFilter, LoadedReport } from '../../store/workbench';
 
@@ -18,7 +18,7 @@ export function useExamplesCsv(
         all ? { reportKey: loaded.key } : { reportKey: loaded.key, pair, filter },
       );
       downloadText(file.filename, file.content);
-      toast('info', `Exported ${count(file.examples)} examples to ${file.filename}.`);
+      toast('info', `Exported ${counted(file.examples, 'example')} to ${file.filename}.`);
     } catch (error) {
       toast('error', (error as Error).message);
     }

@@ -1,5 +1,5 @@
 import type { SnapshotView } from '../../../shared/findings';
-import { count } from '../../format';
+import { count, counted } from '../../format';
 
 /**
  * The line above the frozen numbers: how many runs, when, how the intervals were computed and
@@ -11,7 +11,7 @@ export function snapshotLine(
 ): string {
   const method = snapshot.bootstrap.method.trim().replace(/\.$/, '');
   return [
-    `Snapshot of ${snapshot.runs.length} runs taken ${snapshot.reportCreatedAt.replace('T', ' ').slice(0, 19)}`,
+    `Snapshot of ${counted(snapshot.runs.length, 'run')} taken ${snapshot.reportCreatedAt.replace('T', ' ').slice(0, 19)}`,
     method,
     `${count(snapshot.bootstrap.resamples)} resamples`,
     `reference ${snapshot.settings.reference}`,

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import type { RunRow } from '../../store/library';
 
@@ -6,7 +7,7 @@ import type { RunRow } from '../../store/library';
 function label(run: RunRow): string {
   const id = run.run_id.length > 14 ? `${run.run_id.slice(0, 14)}…` : run.run_id;
   const when = run.finished_at ?? run.started_at;
-  return `${when ? `${when.slice(0, 16).replace('T', ' ')} · ` : ''}${run.condition} · ${id} · ${run.examples} examples`;
+  return `${when ? `${when.slice(0, 16).replace('T', ' ')} · ` : ''}${run.condition} · ${id} · ${counted(run.examples, 'example')}`;
 }
 
 function byExperiment(runs: RunRow[]): [string, RunRow[]][] {

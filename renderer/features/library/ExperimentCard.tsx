@@ -1,10 +1,9 @@
-import { count } from '../../format';
+import { count, counted } from '../../format';
 import type { RunRow } from '../../store/library';
 import type { ExperimentRow } from '../../store/workbench';
 import { referenceGuessed } from '../conditions/roles';
 import {
   finishedLabel,
-  plural,
   runState,
   shortRunId,
   shownRole,
@@ -31,8 +30,9 @@ function ExperimentHead({ experiment, meta, onOpen }: ExperimentProps) {
       </button>
       <span className="muted mono">{experiment.id}</span>
       <span className="muted">
-        {plural(experiment.conditions.size, 'condition')} · {plural(experiment.runs.length, 'run')}{' '}
-        · {[...new Set(experiment.runs.map((r) => r.format))].join(', ')}
+        {counted(experiment.conditions.size, 'condition')} ·{' '}
+        {counted(experiment.runs.length, 'run')} ·{' '}
+        {[...new Set(experiment.runs.map((r) => r.format))].join(', ')}
       </span>
       {experiment.conditions.size > 1 && referenceGuessed(meta?.referenceBasis) ? (
         <span

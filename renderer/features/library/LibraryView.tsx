@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { count } from '../../format';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import type { LibrarySummary } from '../../store/library';
 import { AddFolder } from './AddFolder';
@@ -79,8 +79,8 @@ function LibraryToolbar({
     <header className="toolbar">
       <h2>Library</h2>
       <span className="muted">
-        {summary.projects} projects · {summary.experiments} experiments · {count(summary.runs)} runs
-        · {count(summary.examples)} examples
+        {counted(summary.projects, 'project')} · {counted(summary.experiments, 'experiment')} ·{' '}
+        {counted(summary.runs, 'run')} · {counted(summary.examples, 'example')}
       </span>
       <span className="spacer" />
       <input

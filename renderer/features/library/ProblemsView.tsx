@@ -1,3 +1,4 @@
+import { counted } from '../../format';
 import { useApp } from '../../store';
 
 export function ProblemsView() {
@@ -9,7 +10,7 @@ export function ProblemsView() {
       <header className="toolbar">
         <h2>Problems</h2>
         <span className="muted">
-          {problems.length} files could not be indexed; everything else was.
+          {counted(problems.length, 'file')} could not be indexed; everything else was.
         </span>
       </header>
       <ul className="problem-list">

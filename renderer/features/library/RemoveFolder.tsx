@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { Dialog } from '../../components/Dialog';
-import { count } from '../../format';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import { useAction } from '../../useAction';
 import { useRequest } from '../../useRequest';
@@ -23,8 +23,10 @@ export function RemoveFolder({ path }: { path: string }) {
       const { runs, kept } = await request('library:removeFolder', { path });
       toast(
         'info',
-        `Removed ${path}: ${count(runs)} runs left the library` +
-          (kept ? `, ${count(kept)} stay (another folder provides them).` : '.'),
+        `Removed ${path}: ${counted(runs, 'run')} left the library` +
+          (kept
+            ? `, ${counted(kept, 'run')} ${kept === 1 ? 'stays' : 'stay'} (another folder provides ${kept === 1 ? 'it' : 'them'}).`
+            : '.'),
       );
       setPlan(null);
     });
@@ -36,7 +38,7 @@ export function RemoveFolder({ path }: { path: string }) {
       {plan ? (
         <Dialog
           title="Remove this folder?"
-          confirm={`Remove folder and ${count(plan.runs)} runs`}
+          confirm={`Remove folder and ${counted(plan.runs, 'run')}`}
           danger
           busy={busy}
           onConfirm={remove}
@@ -44,13 +46,14 @@ export function RemoveFolder({ path }: { path: string }) {
         >
           <p className="mono">{plan.path}</p>
           <p>
-            Pairwise stops watching it, and {count(plan.runs)} runs from {count(plan.sources)} files
-            leave the library. The files on disk are not touched, and findings keep their own
-            snapshots.
+            Pairwise stops watching it, and {counted(plan.runs, 'run')} from{' '}
+            {counted(plan.sources, 'file')} {plan.runs === 1 ? 'leaves' : 'leave'} the library. The
+            files on disk are not touched, and findings keep their own snapshots.
           </p>
           {plan.kept > 0 ? (
             <p>
-              {count(plan.kept)} runs stay: {plan.keptBy.join(', ')} also provides their files.
+              {counted(plan.kept, 'run')} {plan.kept === 1 ? 'stays' : 'stay'}:{' '}
+              {plan.keptBy.join(', ')} also provides {plan.kept === 1 ? 'its' : 'their'} files.
             </p>
           ) : null}
         </Dialog>

@@ -37,10 +37,6 @@ export function matchesSearch(run: RunRow, needle: string): boolean {
   return hay.toLowerCase().includes(needle.toLowerCase());
 }
 
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
 /** A gone or replaced file says so first; an unfinished run is "incomplete" however it stopped. */
 export function runState(run: RunRow): string {
   if (run.missing) return 'missing';

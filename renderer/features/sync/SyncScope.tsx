@@ -1,5 +1,6 @@
 import type { SyncPlan } from '../../../shared/findings';
 import { Dialog } from '../../components/Dialog';
+import { counted } from '../../format';
 import { useApp } from '../../store';
 import { useReadOnly } from '../../useReadOnly';
 
@@ -44,7 +45,7 @@ export function SyncScope({
                 aria-label={`Send ${e.id}`}
               />
               <span className="ellipsis">{e.id}</span>
-              <span className="muted small">{e.runs} runs</span>
+              <span className="muted small">{counted(e.runs, 'run')}</span>
             </label>
           </li>
         ))}
@@ -80,7 +81,7 @@ export function SyncPlanDialog({
       <p>
         {nothing
           ? `Nothing: ${scope} is already sent and the outbox is empty.`
-          : `${plan.newRuns.length} runs of ${scope} not sent yet, and ${plan.queued.length} items already waiting in the outbox.`}
+          : `${counted(plan.newRuns.length, 'run')} of ${scope} not sent yet, and ${counted(plan.queued.length, 'item')} already waiting in the outbox.`}
         {canSend ? '' : ' Sync is not set up: give an address and a key first.'}
       </p>
       {plan.newRuns.length > 0 ? (
