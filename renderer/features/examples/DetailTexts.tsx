@@ -132,15 +132,55 @@ export function OutputsSection({ detail, labels, hit }: SectionProps) {
       ) : (
         <pre className="text" />
       )}
-      {reference?.target || candidate?.target ? (
-        <p className="small">
-          <span className="muted">target:</span>{' '}
-          <span className="mono">{reference?.target ?? candidate?.target}</span>
-        </p>
-      ) : null}
-      {reference?.error || candidate?.error ? (
-        <p className="small status-differs">error: {reference?.error ?? candidate?.error}</p>
-      ) : null}
+      <PerSide
+        name="target"
+        both="target"
+        reference={reference?.target}
+        candidate={candidate?.target}
+        labels={labels}
+      />
+      <PerSide
+        name="error"
+        both="error in both runs"
+        className="status-differs"
+        reference={reference?.error}
+        candidate={candidate?.error}
+        labels={labels}
+      />
     </section>
   );
+}
+
+/**
+ * A value each run may have (a target, an error): once when both runs hold the same, else
+ * under each run's label, so a reader knows which run failed or was graded against what.
+ */
+function PerSide({
+  name,
+  both,
+  reference,
+  candidate,
+  labels,
+  className,
+}: {
+  name: string;
+  /** The label when both runs hold the same value. */
+  both: string;
+  reference: string | null | undefined;
+  candidate: string | null | undefined;
+  labels: SideLabels;
+  className?: string;
+}) {
+  const lines: [string, string][] =
+    reference && reference === candidate
+      ? [[both, reference]]
+      : [
+          ...(reference ? [[`${name} in ${labels.reference}`, reference] as [string, string]] : []),
+          ...(candidate ? [[`${name} in ${labels.candidate}`, candidate] as [string, string]] : []),
+        ];
+  return lines.map(([label, value], i) => (
+    <p key={i} className={className ? `small ${className}` : 'small'}>
+      <span className="muted">{label}:</span> <span className="mono">{value}</span>
+    </p>
+  ));
 }

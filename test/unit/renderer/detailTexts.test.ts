@@ -55,6 +55,33 @@ describe('example detail texts', () => {
     expect(html).toContain('<div class="diff-label" title="steered">steered</div>');
   });
 
+  it('name the run an error belongs to, and say it once when both runs failed alike', () => {
+    const candidateOnly = render(side('ref'), side('cand', { error: 'RateLimitError' }));
+    expect(candidateOnly).toContain('error in steered:</span> <span class="mono">RateLimitError');
+    expect(candidateOnly).not.toContain('error in base');
+    const different = render(
+      side('ref', { error: 'Timeout after 60 s' }),
+      side('cand', { error: 'RateLimitError' }),
+    );
+    expect(different).toContain('error in base:</span> <span class="mono">Timeout after 60 s');
+    expect(different).toContain('error in steered:</span> <span class="mono">RateLimitError');
+    const alike = render(
+      side('ref', { error: 'RateLimitError' }),
+      side('cand', { error: 'RateLimitError' }),
+    );
+    expect(alike.split('RateLimitError')).toHaveLength(2);
+    expect(alike).toContain('error in both runs:');
+  });
+
+  it('show one target when both runs were graded against it, each run its own otherwise', () => {
+    const same = render(side('ref', { target: 'Paris' }), side('cand', { target: 'Paris' }));
+    expect(same).toContain('target:</span> <span class="mono">Paris');
+    expect(same.split('Paris</span>')).toHaveLength(2);
+    const differ = render(side('ref', { target: 'Paris' }), side('cand', { target: 'paris' }));
+    expect(differ).toContain('target in base:</span> <span class="mono">Paris');
+    expect(differ).toContain('target in steered:</span> <span class="mono">paris');
+  });
+
   it('say it once when neither side could be read for the same reason', () => {
     const html = render(unread('ref', 'source-missing'), unread('cand', 'source-missing'));
     expect(html.split(MISSING)).toHaveLength(3);
