@@ -80,10 +80,19 @@ export interface FieldTally {
  * it has no order to improve in, and its raw numbers drift between otherwise equal runs.
  */
 export function criterionRules(reference: CompareRun, candidate: CompareRun): CriterionRule[] {
+  const { seen, nonScalar } = tallyFields([reference.examples, candidate.examples]);
+  return rulesFromTallies(reference, candidate, seen, nonScalar);
+}
+
+/** Each field's tally over some lists of examples, and the fields that hold a list or an object. */
+export function tallyFields(lists: Iterable<{ fields: Record<string, JsonValue> }>[]): {
+  seen: Map<string, FieldTally>;
+  nonScalar: Set<string>;
+} {
   const seen = new Map<string, FieldTally>();
   const nonScalar = new Set<string>();
-  for (const run of [reference, candidate]) {
-    for (const example of run.examples) {
+  for (const examples of lists) {
+    for (const example of examples) {
       for (const [field, value] of Object.entries(example.fields)) {
         let tally = seen.get(field);
         if (!tally) {
@@ -98,7 +107,21 @@ export function criterionRules(reference: CompareRun, candidate: CompareRun): Cr
       }
     }
   }
-  return rulesFromTallies(reference, candidate, seen, nonScalar);
+  return { seen, nonScalar };
+}
+
+/**
+ * Whether a field is a pass/fail outcome when nothing declares a direction for it: every value
+ * a pass/fail word, or every value a boolean and the field named like an exact-match outcome.
+ */
+export function passFailByDefault(
+  field: string,
+  { values, passFail, booleans }: FieldTally,
+): boolean {
+  if (values === 0) return false;
+  return (
+    passFail === values || (booleans === values && PASS_FAIL_NAME.test(fieldLastSegment(field)))
+  );
 }
 
 /**
@@ -113,17 +136,12 @@ export function rulesFromTallies(
 ): CriterionRule[] {
   const fields = [...seen.keys()].filter((field) => !nonScalar.has(field));
   return fields.sort(compareStrings).map((field) => {
-    const { values, passFail, booleans } = seen.get(field)!;
+    const tally = seen.get(field)!;
     const a = declaredDirection(reference, field);
     const direction = a !== null && a === declaredDirection(candidate, field) ? a : null;
-    const passFailWords = values > 0 && passFail === values;
+    const passFailWords = tally.values > 0 && tally.passFail === tally.values;
     // A boolean is an exact-match outcome only by its name, and only when no metric directs it.
-    const passFailFlag =
-      values > 0 &&
-      booleans === values &&
-      direction === null &&
-      PASS_FAIL_NAME.test(fieldLastSegment(field));
-    if (passFailWords || passFailFlag) {
+    if (passFailWords || (direction === null && passFailByDefault(field, tally))) {
       // A declared direction wins; undeclared pass/fail outcomes default to pass = better.
       return { field, direction: direction ?? 'higher_is_better', kind: 'pass_fail' };
     }

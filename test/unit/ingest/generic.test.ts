@@ -144,6 +144,39 @@ describe('importGenericJsonl', () => {
     expect(run.settings.model).toEqual({ id: 'org/m', revision: 'r1' });
   });
 
+  it('makes each pass/fail field of a file that declares no metrics a metric of its own', async () => {
+    const rows = [
+      { id: 'a', output: 'x', correct: true, grade: 'pass', score: 3, note: 'ok', tags: ['t'] },
+      { id: 'b', output: 'y', correct: false, grade: 'FAIL', score: 1, note: null, tags: [] },
+    ];
+    const plain = await importGenericJsonl(
+      writeGenericJsonl(dir, 'plain.jsonl', rows),
+      importContext(),
+    );
+    expect(plain.metricDefinitions).toEqual({
+      correct: {
+        description:
+          'Share of examples with a pass in correct (not declared in the file: derived from its pass/fail values).',
+        example_field: 'correct',
+        direction: 'higher_is_better',
+      },
+      grade: {
+        description:
+          'Share of examples with a pass in grade (not declared in the file: derived from its pass/fail values).',
+        example_field: 'grade',
+        direction: 'higher_is_better',
+      },
+    });
+    // Declared metrics are the whole list: nothing is derived beside them.
+    const declared = await importGenericJsonl(
+      writeGenericJsonl(path.join(dir, 'declared'), 'run.jsonl', rows, {
+        metric_definitions: { mean_score: { example_field: 'score' } },
+      }),
+      importContext(),
+    );
+    expect(declared.metricDefinitions).toEqual({ mean_score: { example_field: 'score' } });
+  });
+
   it('rejects a broken or misspelt sidecar', async () => {
     const file = writeGenericJsonl(dir, 'a.jsonl', [{ id: 'a', output: 'x' }], {
       experiement: { id: 'x' },

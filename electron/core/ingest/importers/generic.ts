@@ -10,6 +10,7 @@ import {
   type MetricDefinition,
   type Reproduces,
 } from '../../../../shared/model';
+import { passFailByDefault, tallyFields } from '../../../../shared/compare/criteria';
 import { sha256Text } from '../hash';
 import { locationOf } from '../location';
 import { readJsonLines } from '../json-lines';
@@ -94,6 +95,26 @@ async function readSidecar(dataFile: string): Promise<SidecarRun> {
   return { ...shared, ...files?.[path.basename(dataFile)] };
 }
 
+/**
+ * A plain results file declares no metrics, so its pass/fail fields (a boolean `correct`, a
+ * column of pass and fail) got counts of improved and regressed examples but no difference with
+ * an interval. Each such field is made a metric of its own, named after it and said to be
+ * derived; a sidecar that declares any metric is taken as the whole list.
+ */
+function derivedMetrics(examples: ImportedExample[]): Record<string, MetricDefinition> {
+  const { seen, nonScalar } = tallyFields([examples]);
+  const derived: Record<string, MetricDefinition> = {};
+  for (const [field, tally] of seen) {
+    if (nonScalar.has(field) || !passFailByDefault(field, tally)) continue;
+    derived[field] = {
+      description: `Share of examples with a pass in ${field} (not declared in the file: derived from its pass/fail values).`,
+      example_field: field,
+      direction: 'higher_is_better',
+    };
+  }
+  return derived;
+}
+
 function buildRun(
   file: string,
   format: 'jsonl' | 'csv',
@@ -139,7 +160,9 @@ function buildRun(
     state: 'completed',
     seed: seedOf(settings.generation, settings.config),
     metrics: (meta.metrics ?? {}) as JsonObject,
-    metricDefinitions: (meta.metric_definitions ?? {}) as Record<string, MetricDefinition>,
+    metricDefinitions: meta.metric_definitions
+      ? (meta.metric_definitions as Record<string, MetricDefinition>)
+      : derivedMetrics(examples),
     provenance: {},
     warnings,
     examples,

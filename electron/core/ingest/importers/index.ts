@@ -40,8 +40,8 @@ export const importerVersions: Record<string, string> = {
   'lm-eval': '3',
   lighteval: '2',
   promptfoo: '2',
-  jsonl: '2',
-  csv: '2',
+  jsonl: '3',
+  csv: '3',
 };
 
 const SNIFF_BYTES = 64 * 1024;
