@@ -62,7 +62,7 @@ function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
 }
 
 /** Row k's value in a sort by these differences: null where it has none. */
-export function deltaValue(deltas: Float32Array | Float64Array): (k: number) => number | null {
+function deltaValue(deltas: Float32Array | Float64Array): (k: number) => number | null {
   return (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!);
 }
 

@@ -6,7 +6,6 @@ import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
 import { countMatches, filterMatches, searchMatchesOf } from './filters';
 import {
   cursorAt,
-  deltaValue,
   orderLength,
   orderMade,
   sortOrder,
@@ -156,10 +155,15 @@ function firstByDifference(db: Db, view: PairView, input: PageInput): FirstPage 
   if (input.filter.search?.trim()) return null;
   const c = criterion === undefined ? -1 : view.criteria.indexOf(criterion);
   if (c < 0) return null;
-  const deltas = view.deltaOf(c);
   const { matches, count } = filterMatches(db, view, input.filter);
-  const page = count === 0 ? [] : topRanked(deltas, matches, input.limit, input.descending);
-  return { page, value: deltaValue(deltas) };
+  if (count === 0) return { page: [], value: () => null };
+  const { rows, value } = topRanked(
+    (backwards, visit) => view.eachDelta(c, backwards, visit),
+    matches,
+    input.limit,
+    input.descending,
+  );
+  return { page: rows, value };
 }
 
 /** A page's rows, and how to make the cursor after its last. */
