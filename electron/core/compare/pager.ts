@@ -172,8 +172,9 @@ function firstByDifference(db: Db, view: PairView, input: PageInput): FirstPage 
  * A first page sorted by a flag whose order is not made yet: its rows found by scanning the flags
  * from the end the walk starts at (`flagWalk`), the same rows as the order's walk, which is made
  * only when a later page needs it. A search's first page takes the walk's first rows the same
- * way; when they hold less than a page, the order is made after all. Null for another sort, a
- * cursor, or the order made already.
+ * way (`firstSearchPage`), or when that does not apply (they hold less than a page, or the
+ * search's matches are made already) walks the flags over every match, as any filter's does.
+ * Null for another sort, a cursor, or the order made already.
  */
 function firstByFlag(db: Db, view: PairView, input: PageInput): FirstPage | null {
   const bit = flagOf(input.sort);
@@ -182,12 +183,10 @@ function firstByFlag(db: Db, view: PairView, input: PageInput): FirstPage | null
   const value = flagValue(flags, bit);
   const walk = (keep: Uint8Array | null, count: number) =>
     flagWalk(flags, bit, keep, count, input.descending);
-  if (input.filter.search?.trim()) {
-    const page =
-      firstSearchPage(db, view, (count) => walk(null, count), view.rows, input) ??
-      filteredPage(db, view, sortOrder(view, input.sort, undefined), input);
-    return { page, value };
-  }
+  const searched = input.filter.search?.trim()
+    ? firstSearchPage(db, view, (count) => walk(null, count), view.rows, input)
+    : null;
+  if (searched) return { page: searched, value };
   const { matches, count } = filterMatches(db, view, input.filter);
   return { page: count === 0 ? [] : walk(matches, input.limit), value };
 }
