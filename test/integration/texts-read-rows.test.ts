@@ -9,11 +9,7 @@ import { exampleKey } from '../../electron/core/texts/keys';
 import { TextLocator } from '../../electron/core/texts/locate';
 import { encodeSourceBlock, LOCATED } from '../../electron/core/texts/located';
 import { TextReader } from '../../electron/core/texts/read';
-import {
-  bytesBeforeOutputs,
-  SECTIONS,
-  SECTIONS_HEAD_BYTES,
-} from '../../electron/core/texts/sections';
+import { bytesBefore, SECTIONS, SECTIONS_HEAD_BYTES } from '../../electron/core/texts/sections';
 import {
   asStored,
   locatedExamples,
@@ -167,7 +163,8 @@ describe('reading some rows of some blocks', () => {
       { input: true, output: false },
     ])
       expect(read.rows(keys, want)).toEqual(expected(want));
-    // A block cut before its outputs is shorter than the stored one.
+    // A block cut before its outputs is shorter than the stored one, and one cut before its
+    // inputs shorter still.
     const stored = db
       .prepare(`SELECT length(data) FROM run_texts WHERE run_rowid = 4 AND block = 0`)
       .pluck()
@@ -176,7 +173,8 @@ describe('reading some rows of some blocks', () => {
       .prepare(`SELECT substr(data, 1, ?) FROM run_texts WHERE run_rowid = 4 AND block = 0`)
       .pluck()
       .get(SECTIONS_HEAD_BYTES) as Buffer;
-    expect(bytesBeforeOutputs(head)).toBeLessThan(stored);
+    expect(bytesBefore(head, 'output')).toBeLessThan(stored);
+    expect(bytesBefore(head, 'input')).toBeLessThan(bytesBefore(head, 'output'));
   });
 
   it("reads a located row's own texts from the source, not its block's", () => {

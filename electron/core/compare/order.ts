@@ -35,12 +35,43 @@ function flagOrder(p: PairArrays, bit: number): SortOrder {
     else ranked[front++] = k;
   }
   ranked.subarray(back).reverse();
-  return {
-    ranked,
-    count: n,
-    rest: new Int32Array(0),
-    value: (k) => (flags[k]! & bit ? 1 : 0),
-  };
+  return { ranked, count: n, rest: new Int32Array(0), value: flagValue(flags, bit) };
+}
+
+/** Row k's value in a sort by a flag: 1 with it, 0 without. */
+export function flagValue(flags: Uint8Array, bit: number): (k: number) => number {
+  return (k) => (flags[k]! & bit ? 1 : 0);
+}
+
+/** The flag a sort orders by, or null for a sort by id or by a difference. */
+export function flagOf(sort: Sort): number | null {
+  if (sort === 'output_changed') return FLAG.outputChanged;
+  return sort === 'behavior_changed' ? FLAG.behaviorChanged : null;
+}
+
+/**
+ * The rows at the first steps of a flag order's walk that `keep` marks (every row when null),
+ * at most `count`, without the order: ascending, the rows without the flag from the first row
+ * on, then those with it; descending, the rows with it from the last row back, then those
+ * without. A first page needs a few hundred rows of a million, and the order is a permutation
+ * of every row (4 MB of fresh memory at a million), made when a later page needs it.
+ */
+export function flagWalk(
+  flags: Uint8Array,
+  bit: number,
+  keep: Uint8Array | null,
+  count: number,
+  descending: boolean,
+): number[] {
+  const n = flags.length;
+  const rows: number[] = [];
+  const first = descending ? bit : 0;
+  for (const side of [first, bit - first])
+    for (let i = 0; i < n && rows.length < count; i++) {
+      const k = descending ? n - 1 - i : i;
+      if ((flags[k]! & bit) === side && (keep === null || keep[k] !== 0)) rows.push(k);
+    }
+  return rows;
 }
 
 /**
@@ -62,7 +93,7 @@ function deltaOrder(p: PairArrays, criterion: string | undefined): SortOrder {
 }
 
 /** Row k's value in a sort by these differences: null where it has none. */
-export function deltaValue(deltas: Float32Array | Float64Array): (k: number) => number | null {
+function deltaValue(deltas: Float32Array | Float64Array): (k: number) => number | null {
   return (k) => (Number.isNaN(deltas[k]!) ? null : deltas[k]!);
 }
 
@@ -82,9 +113,7 @@ export function orderMade(view: PairView, sort: Sort, criterion: string | undefi
 export function sortOrder(view: PairView, sort: Sort, criterion: string | undefined): SortOrder {
   if (sort === 'example_id') return idOrder(view);
   return derived(view, orderKey(sort, criterion), () =>
-    sort === 'delta'
-      ? deltaOrder(view, criterion)
-      : flagOrder(view, sort === 'output_changed' ? FLAG.outputChanged : FLAG.behaviorChanged),
+    sort === 'delta' ? deltaOrder(view, criterion) : flagOrder(view, flagOf(sort)!),
   );
 }
 

@@ -6,7 +6,9 @@ import { CLASSES, FLAG, NO_ROWID, sideOf } from './codes';
 import { countMatches, filterMatches, searchMatchesOf } from './filters';
 import {
   cursorAt,
-  deltaValue,
+  flagOf,
+  flagValue,
+  flagWalk,
   orderLength,
   orderMade,
   sortOrder,
@@ -119,21 +121,20 @@ const FIRST_ROWS_PER_ROW = 8;
 
 /**
  * A search's first page asked without its count, from the first rows in order alone
- * (`searchMatchesOf`): a common word fills it from a few hundred rows. Null when that does not
- * apply, or when those rows hold less than a page and the order has more: then every match is
- * found, as for any filter.
+ * (`searchMatchesOf`): a common word fills it from a few hundred rows. `firstSteps(count)` gives
+ * the rows at the walk's first `count` steps, of `length`. Null when this does not apply, or
+ * when those rows hold less than a page and the order has more: then every match is found, as
+ * for any filter.
  */
 function firstSearchPage(
   db: Db,
   view: PairView,
-  order: SortOrder,
+  firstSteps: (count: number) => number[],
+  length: number,
   input: PageInput,
 ): number[] | null {
   if (input.after || input.countTotal !== false) return null;
-  const length = orderLength(order);
-  const ks: number[] = [];
-  for (let i = 0; i < Math.min(length, FIRST_ROWS_PER_ROW * input.limit); i++)
-    ks.push(stepAt(order, input.descending, i));
+  const ks = firstSteps(Math.min(length, FIRST_ROWS_PER_ROW * input.limit));
   const marks = searchMatchesOf(db, view, input.filter, ks);
   if (!marks) return null;
   const page = ks.filter((_, i) => marks[i]).slice(0, input.limit);
@@ -156,18 +157,50 @@ function firstByDifference(db: Db, view: PairView, input: PageInput): FirstPage 
   if (input.filter.search?.trim()) return null;
   const c = criterion === undefined ? -1 : view.criteria.indexOf(criterion);
   if (c < 0) return null;
-  const deltas = view.deltaOf(c);
   const { matches, count } = filterMatches(db, view, input.filter);
-  const page = count === 0 ? [] : topRanked(deltas, matches, input.limit, input.descending);
-  return { page, value: deltaValue(deltas) };
+  if (count === 0) return { page: [], value: () => null };
+  const { rows, value } = topRanked(
+    (backwards, visit) => view.eachDelta(c, backwards, visit),
+    matches,
+    input.limit,
+    input.descending,
+  );
+  return { page: rows, value };
+}
+
+/**
+ * A first page sorted by a flag whose order is not made yet: its rows found by scanning the flags
+ * from the end the walk starts at (`flagWalk`), the same rows as the order's walk, which is made
+ * only when a later page needs it. A search's first page takes the walk's first rows the same
+ * way (`firstSearchPage`), or when that does not apply (they hold less than a page, or the
+ * search's matches are made already) walks the flags over every match, as any filter's does.
+ * Null for another sort, a cursor, or the order made already.
+ */
+function firstByFlag(db: Db, view: PairView, input: PageInput): FirstPage | null {
+  const bit = flagOf(input.sort);
+  if (input.after || bit === null || orderMade(view, input.sort, undefined)) return null;
+  const { flags } = view;
+  const value = flagValue(flags, bit);
+  const walk = (keep: Uint8Array | null, count: number) =>
+    flagWalk(flags, bit, keep, count, input.descending);
+  const searched = input.filter.search?.trim()
+    ? firstSearchPage(db, view, (count) => walk(null, count), view.rows, input)
+    : null;
+  if (searched) return { page: searched, value };
+  const { matches, count } = filterMatches(db, view, input.filter);
+  return { page: count === 0 ? [] : walk(matches, input.limit), value };
 }
 
 /** A page's rows, and how to make the cursor after its last. */
 function pageRows(db: Db, view: PairView, input: PageInput): FirstPage {
-  const first = firstByDifference(db, view, input);
+  const first = firstByDifference(db, view, input) ?? firstByFlag(db, view, input);
   if (first) return first;
   const order = sortOrder(view, input.sort, input.sortCriterion);
-  const page = firstSearchPage(db, view, order, input) ?? filteredPage(db, view, order, input);
+  const firstSteps = (count: number) =>
+    Array.from({ length: count }, (_, i) => stepAt(order, input.descending, i));
+  const page =
+    firstSearchPage(db, view, firstSteps, orderLength(order), input) ??
+    filteredPage(db, view, order, input);
   return { page, value: order.value };
 }
 

@@ -88,6 +88,9 @@ function readPair(db: Db, reportId: number, pair: number): PairArrays {
     scan: (section, chunk, overlap, visit) => {
       if (!file.scan(section, chunk, overlap, visit)) throw new NotFoundError(NOT_CACHED);
     },
+    readEach: (section, ranges, chunk, visit) => {
+      if (!file.readEach(section, ranges, chunk, visit)) throw new NotFoundError(NOT_CACHED);
+    },
   };
   try {
     return decodePair(row, source);

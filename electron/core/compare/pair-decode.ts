@@ -8,7 +8,7 @@ import {
   type RowKeys,
   type StoredPairArrays,
 } from './pair-arrays';
-import type { ByteRange, PairSection, ScanSection } from './pair-files';
+import type { ByteRange, PairSection, ReadEach, ScanSection } from './pair-files';
 
 /** A pair's `pair_arrays` row without its arrays. */
 export type PairMeta = Omit<StoredPairArrays, PairSection>;
@@ -22,6 +22,7 @@ export interface PairSource {
   read(section: PairSection): Buffer;
   readRanges(section: PairSection, ranges: readonly ByteRange[]): Buffer;
   scan: ScanSection<void>;
+  readEach: ReadEach<void>;
 }
 
 /** The arrays of a stored pair held in memory (a test's, or a row's just encoded). */
@@ -32,6 +33,11 @@ export function sourceOf(stored: StoredPairArrays): PairSource {
     readRanges: (section, ranges) =>
       Buffer.concat(ranges.map(([from, to]) => stored[section].subarray(from, to))),
     scan: (section, chunk, overlap, visit) => scanBuffer(stored[section], chunk, overlap, visit),
+    readEach: (section, ranges, chunk, visit) =>
+      ranges.forEach(([from, to], i) => {
+        const length = stored[section].copy(chunk, 0, from, to);
+        visit(chunk.subarray(0, length), i);
+      }),
   };
 }
 
@@ -290,6 +296,37 @@ class SourcedPair implements PairArrays {
       return visit(side === 'ref' ? this.refRowids : this.candRowids, 0);
     this.source.scan(section, Buffer.allocUnsafeSlow(this.chunkBytes), 0, (bytes, at) =>
       visit(new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8), at / 8),
+    );
+  }
+
+  eachDelta(
+    c: number,
+    backwards: boolean,
+    visit: (deltas: Float32Array | Float64Array, from: number) => void,
+  ): void {
+    const whole = this.deltasRead?.[c] ?? this.criterionDeltasRead[c];
+    if (whole) return visit(whole, 0);
+    const n = this.rows;
+    const narrow = narrowDeltas(this.source, this.criteria.length * n);
+    const width = narrow ? 4 : 8;
+    const step = this.chunkBytes / width;
+    const starts: number[] = [];
+    for (let k = 0; k < n; k += step) starts.push(k);
+    if (backwards) starts.reverse();
+    const base = c * n * width;
+    this.source.readEach(
+      'deltas',
+      starts.map((k) => [base + k * width, base + Math.min(n, k + step) * width]),
+      Buffer.allocUnsafeSlow(this.chunkBytes),
+      (bytes, i) => {
+        const { buffer, byteOffset, length } = bytes;
+        visit(
+          narrow
+            ? new Float32Array(buffer, byteOffset, length / 4)
+            : new Float64Array(buffer, byteOffset, length / 8),
+          starts[i]!,
+        );
+      },
     );
   }
 

@@ -135,6 +135,8 @@ export interface PairFile {
   readRanges(section: PairSection, ranges: readonly ByteRange[]): Buffer | null;
   /** One array a chunk at a time, in one opening of the file (`ScanSection`); false when gone. */
   scan: ScanSection<boolean>;
+  /** Ranges of one array one at a time, in one opening of the file (`ReadEach`); false when gone. */
+  readEach: ReadEach<boolean>;
 }
 
 /**
@@ -148,6 +150,19 @@ export type ScanSection<T> = (
   chunk: Buffer,
   overlap: number,
   visit: (bytes: Buffer, at: number) => void,
+) => T;
+
+/**
+ * Passes each range's bytes to `visit` in the order given, each read into the start of `chunk`
+ * (no longer than it; the visitor may change it), with the range's index: a pass over part of
+ * an array in any order (one criterion's differences, from its last rows for a descending walk)
+ * without fresh memory of its size.
+ */
+export type ReadEach<T> = (
+  section: PairSection,
+  ranges: readonly ByteRange[],
+  chunk: Buffer,
+  visit: (bytes: Buffer, i: number) => void,
 ) => T;
 
 /** Reads `length` bytes at `position` into `data` from `offset` on. */
@@ -175,6 +190,30 @@ const READ_WHOLE_BYTES = 1 << 20;
 
 /** Copies `length` bytes at `position` of the file into `data` from `offset` on. */
 type Copy = (data: Buffer, offset: number, position: number, length: number) => void;
+/** `use` with a `Copy` from an opened file, or null when it is gone. */
+type Copying = <T>(use: (copy: Copy) => T) => T | null;
+
+/** `PairFile.readEach` of a file whose sections lie at `spans`. */
+function readEachOf(
+  spans: Record<PairSection, [number, number]>,
+  copying: Copying,
+): ReadEach<boolean> {
+  return (section, ranges, chunk, visit) => {
+    const [from, to] = spans[section];
+    for (const [start, end] of ranges)
+      if (start < 0 || end < start || end - start > chunk.length || from + end > to)
+        throw new Error(`A row range lies outside the pair file's ${section} or its chunk.`);
+    return (
+      copying((copy) => {
+        ranges.forEach(([start, end], i) => {
+          copy(chunk, 0, from + start, end - start);
+          visit(chunk.subarray(0, end - start), i);
+        });
+        return true;
+      }) === true
+    );
+  };
+}
 
 /**
  * Opens a pair file by its header alone (a small one whole); its arrays are read when first
@@ -201,12 +240,13 @@ export function openPairFile(
   const { spans, whole } = opened;
   const lengths = {} as Record<PairSection, number>;
   for (const name of SECTIONS) lengths[name] = spans[name][1] - spans[name][0];
-  const copying = <T>(use: (copy: Copy) => T): T | null =>
+  const copying: Copying = (use) =>
     whole
       ? use((data, offset, position, length) =>
           whole.copy(data, offset, position, position + length),
         )
       : withFile(where, bytes, (fd) => use((...args) => readInto(fd, ...args)));
+  const readEach = readEachOf(spans, copying);
   return {
     lengths,
     read: (section) => {
@@ -247,21 +287,26 @@ export function openPairFile(
       });
     },
     scan: (section, chunk, overlap, visit) => {
-      const [from, to] = spans[section];
-      const step = chunk.length - overlap;
-      if (step <= 0) throw new Error('A scan chunk must be longer than its overlap.');
-      const scanned = copying((copy) => {
-        for (let at = 0; at < to - from; at += step) {
-          const length = Math.min(chunk.length, to - from - at);
-          copy(chunk, 0, from + at, length);
-          visit(chunk.subarray(0, length), at);
-          if (at + length === to - from) break;
-        }
-        return true;
-      });
-      return scanned === true;
+      const ranges = chunkRanges(lengths[section], chunk.length, overlap);
+      return readEach(section, ranges, chunk, (bytes, i) => visit(bytes, ranges[i]![0]));
     },
+    readEach,
   };
+}
+
+/**
+ * The ranges a scan of an array `length` bytes long reads: chunks of `size` bytes, each after
+ * the first beginning `overlap` bytes before the one before it ended.
+ */
+function chunkRanges(length: number, size: number, overlap: number): ByteRange[] {
+  const step = size - overlap;
+  if (step <= 0) throw new Error('A scan chunk must be longer than its overlap.');
+  const ranges: ByteRange[] = [];
+  for (let at = 0; at < length; at += step) {
+    ranges.push([at, Math.min(length, at + size)]);
+    if (at + size >= length) break;
+  }
+  return ranges;
 }
 
 /** Ranges this close to the one before are read with it, the bytes between read and dropped. */

@@ -4,7 +4,9 @@
  * them (keys, a radix pass, the permutation: 12 MB of fresh memory at a million rows) was most of
  * such a page's time on a machine where first touching memory is dear. One pass keeps the best
  * `limit` rows seen so far in a heap, whose worst is at its root; the whole order is still made
- * when a later page needs it (order.ts), and walks to the same rows.
+ * when a later page needs it (order.ts), and walks to the same rows. The values come a chunk at
+ * a time, read through one small buffer (`PairArrays.eachDelta`): read whole, they were 4 MB of
+ * fresh memory more.
  */
 
 /**
@@ -23,7 +25,7 @@ class WorstFirst {
   private readonly rows: Int32Array;
 
   constructor(
-    capacity: number,
+    readonly capacity: number,
     private readonly descending: boolean,
   ) {
     this.values = new Float64Array(capacity);
@@ -76,48 +78,116 @@ class WorstFirst {
     }
   }
 
-  /** The rows held, in the walk's order. */
-  inOrder(): number[] {
+  /** The rows held, in the walk's order, and their values. */
+  inOrder(): { rows: number[]; values: number[] } {
     const held = Array.from({ length: this.size }, (_, i) => i);
     held.sort((i, j) => (this.later(i, j) ? 1 : -1));
-    return held.map((i) => this.rows[i]!);
+    return { rows: held.map((i) => this.rows[i]!), values: held.map((i) => this.values[i]!) };
   }
 }
 
 /**
- * The first `limit` rows (positions) of the walk of a sort by `values` over the rows `keep`
- * marks (every row when null): the rows with a value (NaN is none) ascending by (value,
- * position), or descending by both, then the rows without one by position, whatever the
- * direction: the walk of order.ts's `deltaOrder` with the rows the filter drops left out.
+ * A sort's values a chunk at a time: each chunk holds the values of rows from..from + length -
+ * 1, the chunks in the order of those rows or, backwards, from the last rows.
+ */
+export type ValueChunks = (
+  backwards: boolean,
+  visit: (values: Float32Array | Float64Array, from: number) => void,
+) => void;
+
+/**
+ * The first row of the chunk from i on whose value goes before `bound` in an ascending walk
+ * (NaN never does), or the chunk's length. Most rows fail the test once the heap is full, and a
+ * first sort runs this loop before V8 has optimized it: alone in a small function, it is compiled
+ * in a few milliseconds, where a loop with the heap's code inlined took 12–30 ms to compile.
+ */
+function nextBelow(values: Float32Array | Float64Array, i: number, bound: number): number {
+  const n = values.length;
+  for (; i < n; i++) if (values[i]! < bound) return i;
+  return n;
+}
+
+/** `nextBelow` for a descending walk: the last row from i down above `bound`, or -1. */
+function nextAbove(values: Float32Array | Float64Array, i: number, bound: number): number {
+  for (; i >= 0; i--) if (values[i]! > bound) return i;
+  return -1;
+}
+
+/**
+ * One chunk into the heap in an ascending walk's order. Once the heap is full, a row goes in
+ * only if it goes before the root (ties go to the root: rows come in the order ties are walked,
+ * and with whole-number differences a hundred thousand rows may share the largest).
+ */
+function walkUp(
+  values: Float32Array | Float64Array,
+  from: number,
+  keep: Uint8Array | null,
+  heap: WorstFirst,
+): void {
+  const n = values.length;
+  let i = 0;
+  for (; i < n && heap.size < heap.capacity; i++) {
+    const v = values[i]!;
+    if (v === v && (keep === null || keep[from + i] !== 0)) heap.push(v, from + i);
+  }
+  if (heap.size < heap.capacity) return;
+  for (
+    i = nextBelow(values, i, heap.rootValue());
+    i < n;
+    i = nextBelow(values, i + 1, heap.rootValue())
+  )
+    if (keep === null || keep[from + i] !== 0) heap.replaceRoot(values[i]!, from + i);
+}
+
+/** `walkUp` for a descending walk: the chunk from its last row. */
+function walkDown(
+  values: Float32Array | Float64Array,
+  from: number,
+  keep: Uint8Array | null,
+  heap: WorstFirst,
+): void {
+  let i = values.length - 1;
+  for (; i >= 0 && heap.size < heap.capacity; i--) {
+    const v = values[i]!;
+    if (v === v && (keep === null || keep[from + i] !== 0)) heap.push(v, from + i);
+  }
+  if (heap.size < heap.capacity) return;
+  for (
+    i = nextAbove(values, i, heap.rootValue());
+    i >= 0;
+    i = nextAbove(values, i - 1, heap.rootValue())
+  )
+    if (keep === null || keep[from + i] !== 0) heap.replaceRoot(values[i]!, from + i);
+}
+
+/** A first page's rows in order, and each one's value (null for a row without one). */
+export interface TopRows {
+  rows: number[];
+  value: (k: number) => number | null;
+}
+
+/**
+ * The first `limit` rows (positions) of the walk of a sort by the values `chunks` gives over
+ * the rows `keep` marks (every row when null): the rows with a value (NaN is none) ascending by
+ * (value, position), or descending by both, then the rows without one by position, whatever
+ * the direction: the walk of order.ts's `deltaOrder` with the rows the filter drops left out.
  */
 export function topRanked(
-  values: Float32Array | Float64Array,
+  chunks: ValueChunks,
   keep: Uint8Array | null,
   limit: number,
   descending: boolean,
-): number[] {
-  if (limit <= 0) return [];
-  const n = values.length;
+): TopRows {
+  if (limit <= 0) return { rows: [], value: () => null };
   const heap = new WorstFirst(limit, descending);
-  // Positions in the order ties are walked, so a row that ties the root never displaces it:
-  // with whole-number differences, a hundred thousand rows may share the largest.
-  const step = descending ? -1 : 1;
-  // Once the heap is full, a row goes in only if it goes before the root (ties go to the root).
-  let bound = NaN;
-  for (let k = descending ? n - 1 : 0; k >= 0 && k < n; k += step) {
-    const v = values[k]!;
-    if (v !== v || (keep !== null && keep[k] === 0)) continue;
-    if (heap.size < limit) {
-      heap.push(v, k);
-      if (heap.size === limit) bound = heap.rootValue();
-    } else if (descending ? v > bound : v < bound) {
-      heap.replaceRoot(v, k);
-      bound = heap.rootValue();
-    }
-  }
-  const page = heap.inOrder();
+  chunks(descending, (values, from) => (descending ? walkDown : walkUp)(values, from, keep, heap));
+  const { rows, values } = heap.inOrder();
+  const valued = new Map(rows.map((k, i) => [k, values[i]!]));
   // Fewer than `limit` rows with a value: then the first rows without one, by position.
-  for (let k = 0; k < n && page.length < limit; k++)
-    if ((!keep || keep[k]) && values[k] !== values[k]) page.push(k);
-  return page;
+  if (rows.length < limit)
+    chunks(false, (chunk, from) => {
+      for (let i = 0; i < chunk.length && rows.length < limit; i++)
+        if ((!keep || keep[from + i]) && chunk[i] !== chunk[i]) rows.push(from + i);
+    });
+  return { rows, value: (k) => valued.get(k) ?? null };
 }

@@ -11,7 +11,7 @@ import {
 } from './blocks';
 import { openTextBlock, SourceFiles } from './located';
 import { ordinalOfKey, runOfKey } from './keys';
-import { bytesBeforeOutputs, SECTIONS, SECTIONS_HEAD_BYTES } from './sections';
+import { bytesBefore, SECTIONS, SECTIONS_HEAD_BYTES } from './sections';
 
 /** Opened blocks kept by one reader: an explorer page or an export walks a few at a time. */
 const CACHED_BLOCKS = 64;
@@ -54,30 +54,34 @@ export class TextReader {
 
   /**
    * A block's row, or for rows wanted without their outputs a sections block cut before its
-   * outputs: a page's rows lie in a few hundred blocks, and each block's bytes handed over
-   * whole were a new buffer of ~90 KB, mostly outputs (at 1M, 400 blocks: ~220–360 ms CPU
-   * whole, ~55 ms cut, most of it first touching the buffers' memory). SQLite reads the whole
-   * value either way, into memory it reuses.
+   * outputs, and before its inputs too for rows wanted without either: a page's rows lie in a
+   * few hundred blocks, and each block's bytes handed over whole were a new buffer of ~90 KB,
+   * mostly outputs (at 1M, 400 blocks: ~220–360 ms CPU whole, ~55 ms cut, most of it first
+   * touching the buffers' memory); a page's candidates want only their fields, ~1 KB of a
+   * block's ~24 KB before its outputs. SQLite reads the whole value either way, into memory it
+   * reuses.
    */
-  private row(runRowid: number, block: number, outputs: boolean) {
+  private row(runRowid: number, block: number, want: Wanted) {
     type Row = { encoding: BlockEncoding; data: Buffer } | undefined;
-    if (outputs) return this.select.get(runRowid, block) as Row;
+    if (want.output) return this.select.get(runRowid, block) as Row;
     const row = this.head.get(SECTIONS_HEAD_BYTES, runRowid, block) as Row;
     if (!row || row.encoding !== SECTIONS) return row;
-    const bytes = bytesBeforeOutputs(row.data);
+    const bytes = bytesBefore(row.data, want.input ? 'output' : 'input');
     return { encoding: row.encoding, data: this.prefix.get(bytes, runRowid, block) as Buffer };
   }
 
-  private open(runRowid: number, block: number, outputs = true): Opened | null {
-    // A block cut before its outputs is kept apart from the whole one, which a later call may want.
-    const name = `${runRowid}:${block}${outputs ? '' : ':no-outputs'}`;
+  private open(runRowid: number, block: number, want: Wanted = WHOLE): Opened | null {
+    // A block cut before some of its texts is kept apart from the whole one, which a later call
+    // may want.
+    const cut = want.output ? '' : want.input ? ':no-outputs' : ':fields';
+    const name = `${runRowid}:${block}${cut}`;
     const cached = this.cache.get(name);
     if (cached !== undefined) {
       this.cache.delete(name);
       this.cache.set(name, cached);
       return cached;
     }
-    const row = this.row(runRowid, block, outputs);
+    const row = this.row(runRowid, block, want);
     const opened = row
       ? { block: openTextBlock(row.encoding, row.data, this.files), whole: null }
       : null;
@@ -121,7 +125,7 @@ export class TextReader {
       const block = blockOf(sorted[i]!);
       while (j < sorted.length && runOfKey(sorted[j]!) === run && blockOf(sorted[j]!) === block)
         j++;
-      const opened = this.open(run, block, want.output);
+      const opened = this.open(run, block, want);
       if (!opened) continue;
       const held = sorted
         .slice(i, j)

@@ -63,14 +63,15 @@ export function encodeSectionsBlock(rows: readonly TextInput[]): { data: Buffer;
 export const SECTIONS_HEAD_BYTES = HEAD_BYTES;
 
 /**
- * How many bytes from its start a sections block needs for every section but the outputs (the
- * last and most of its bytes), by its head (its first SECTIONS_HEAD_BYTES bytes). A block cut
- * there reads as the whole one for every row wanted without its output.
+ * How many bytes from its start a sections block needs for the sections before `part`, by its
+ * head (its first SECTIONS_HEAD_BYTES bytes): before the outputs (the last and most of its
+ * bytes), or before the inputs too (most of the rest). A block cut there reads as the whole one
+ * for every row wanted without that section and those after it.
  */
-export function bytesBeforeOutputs(head: Buffer): number {
+export function bytesBefore(head: Buffer, part: Part): number {
   sectionsLength(head);
   let at = HEAD_BYTES;
-  for (let p = 0; PARTS[p] !== 'output'; p++) at += head.readUInt32LE(8 + 4 * p);
+  for (let p = 0; PARTS[p] !== part; p++) at += head.readUInt32LE(8 + 4 * p);
   return at;
 }
 

@@ -67,6 +67,32 @@ describe("a search's first page without its count", () => {
     ask('ex-02', false, 1);
     expect(memo().has(JSON.stringify(['search', 'ex-02']))).toBe(true);
   });
+
+  it('sorted by a flag, makes no order, its matches found already or not', async () => {
+    const key = 'report-flag-search';
+    const flags = library.ids.map((_, k) => ({ ...unchangedFlags, output_changed: k % 3 === 0 }));
+    await library.store(key, library.modelRows(flags));
+    const db = harness.service.db;
+    const ask = (countTotal: boolean, sort: Sort) =>
+      pageExamples(db, {
+        reportKey: key,
+        pair: 0,
+        filter: { search: 'apple' },
+        sort,
+        descending: true,
+        after: null,
+        limit: 2,
+        countTotal,
+      });
+    const ordered = () =>
+      openPair(db, key, 0).memo.has(JSON.stringify(['order', 'output_changed', null]));
+    const first = ask(false, 'output_changed');
+    expect(ordered()).toBe(false);
+    // The search's matches made by a page that counts them: the next first page walks them.
+    ask(true, 'example_id');
+    expect(ask(false, 'output_changed')).toEqual(first);
+    expect(ordered()).toBe(false);
+  });
 });
 
 describe('explorer pages and counts against a brute-force filter', () => {

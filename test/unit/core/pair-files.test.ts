@@ -117,6 +117,9 @@ describe('pair files', () => {
       scan: (section, chunk, overlap, visit) => {
         file.scan(section, chunk, overlap, visit);
       },
+      readEach: (section, ranges, chunk, visit) => {
+        file.readEach(section, ranges, chunk, visit);
+      },
     });
     const byRow = decodePair(row, source(lazy));
     const all = decodePair(row, source(whole));
@@ -146,6 +149,21 @@ describe('pair files', () => {
     }
     expect(Array.from(byRow.flags)).toEqual(Array.from(all.flags));
     expect(() => lazy.readRanges('flags', [[0, row.rows + 1]])).toThrow('outside');
+    // One criterion's differences in chunks of a few rows, from either end, as the arrays hold them.
+    const inChunks = decodePair(row, source(lazy), 16);
+    for (const backwards of [false, true])
+      all.criteria.forEach((_, c) => {
+        const seen: number[] = [];
+        inChunks.eachDelta(c, backwards, (deltas, from) => {
+          expect(deltas.length).toBeLessThanOrEqual(4);
+          seen.push(from, ...deltas);
+        });
+        const starts = Array.from({ length: Math.ceil(row.rows / 4) }, (_, i) => 4 * i);
+        if (backwards) starts.reverse();
+        const whole = all.deltas[c]!;
+        expect(seen).toEqual(starts.flatMap((k) => [k, ...whole.subarray(k, k + 4)]));
+      });
+    expect(() => lazy.readEach('deltas', [[0, 17]], Buffer.alloc(16), () => {})).toThrow('outside');
 
     fs.rmSync(path.join(pairDir(db()), row.file));
     expect(lazy.read('classes')).toBeNull();
