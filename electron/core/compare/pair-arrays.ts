@@ -1,11 +1,13 @@
 import type { PairRows, PairSide } from './compute';
 import { pairCounts } from './counts';
-import { ascendingIds, idList, pairIdAt, pairIdsOf, type PairIds } from './pair-ids';
+import { compareIdBytes, idOrderOf } from './id-order';
+import { pairIdAt, pairIdsOf, type PairIds } from './pair-ids';
 
 /**
  * A compared pair's explorer data: one row of `pair_arrays` and its file (pair-files.ts), every
- * per-example value in a typed array indexed by the example's position k. Positions follow the example ids in UTF-8
- * byte order (SQLite's BINARY order, the explorer's tie-break), so "by example id" is "by k".
+ * per-example value in a typed array indexed by the example's position k. Positions follow the
+ * example ids in the explorer's id order (id-order.ts: UTF-8 byte order, whole numbers by
+ * value), its tie-break, so "by example id" is "by k".
  * Arrays are stored in the machine's byte order (little-endian everywhere Pairwise runs).
  */
 export interface PairArrays {
@@ -14,6 +16,8 @@ export interface PairArrays {
   criteria: string[];
   reference: PairSide | null;
   candidate: PairSide | null;
+  /** Whether every id is a whole number, ordered by value (length first, then bytes). */
+  wholeNumberIds: boolean;
   /** Every example id as UTF-8, one after another: id k is bytes offsets[k] to offsets[k + 1]. */
   ids: Buffer;
   offsets: Uint32Array;
@@ -95,6 +99,8 @@ export interface StoredPairArrays {
   cand_run_rowid: number;
   cand_first: number | null;
   cand_last: number | null;
+  /** 1 when the rows are in whole-number order (id-order.ts), 0 for byte order. */
+  whole_number_ids: number;
   example_ids: Buffer;
   id_offsets: Buffer;
   ref_rowids: Buffer;
@@ -109,9 +115,9 @@ export function idAt(p: PairArrays, k: number): string {
   return p.ids.toString('utf8', p.offsets[k], p.offsets[k + 1]);
 }
 
-/** Id k against `id` (UTF-8) in byte order: < 0, 0 or > 0. */
+/** Id k against `id` (UTF-8) in the pair's id order: < 0, 0 or > 0. */
 export function compareIdAt(p: PairArrays, k: number, id: Buffer): number {
-  return p.ids.compare(id, 0, id.length, p.offsets[k], p.offsets[k + 1]);
+  return compareIdBytes(p.ids, p.offsets[k]!, p.offsets[k + 1]!, id, p.wholeNumberIds);
 }
 
 /** The first position whose id is not below `id` (UTF-8): binary search over the sorted ids. */
@@ -135,8 +141,9 @@ export function findId(p: PairArrays, id: string): number {
 
 /** A pair's ids as its file holds them, and the order that puts its rows in theirs. */
 interface StoredIds {
-  /** The positions in UTF-8 byte order, or null when the rows already are. */
+  /** The positions in the explorer's id order, or null when the rows already are. */
   order: Int32Array | null;
+  wholeNumbers: boolean;
   ids: Buffer;
   offsets: Uint32Array;
 }
@@ -152,9 +159,9 @@ const keptIds = new WeakMap<Uint32Array, { joined: string; stored: StoredIds }>(
 function storedIds(ids: PairIds): StoredIds {
   const known = keptIds.get(ids.ends);
   if (known && known.joined === ids.joined) return known.stored;
-  const order = byteOrder(ids);
+  const { order, wholeNumbers } = idOrderOf(ids);
   const sorted = order ? pairIdsOf(Array.from(order, (k) => pairIdAt(ids, k))) : ids;
-  const stored = { order, ...utf8Ids(sorted) };
+  const stored = { order, wholeNumbers, ...utf8Ids(sorted) };
   keptIds.set(ids.ends, { joined: ids.joined, stored });
   return stored;
 }
@@ -168,17 +175,6 @@ function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array
     for (let k = 0; k < n; k++)
       offsets[k + 1] = offsets[k]! + Buffer.byteLength(pairIdAt({ joined, ends }, k), 'utf8');
   return { ids, offsets };
-}
-
-/**
- * The positions in UTF-8 byte order, or null when the rows already are. Pairing sorts ids by
- * UTF-16 code units, which is the same order unless an id holds a character from U+D800 on
- * (a surrogate pair sorts below U+E000–U+FFFF in UTF-16, above it in UTF-8).
- */
-function byteOrder(ids: PairIds): Int32Array | null {
-  if (!/[\ud800-\uffff]/.test(ids.joined) && ascendingIds(ids)) return null;
-  const encoded = idList(ids).map((id) => Buffer.from(id, 'utf8'));
-  return Int32Array.from(encoded.keys()).sort((a, b) => Buffer.compare(encoded[a]!, encoded[b]!));
 }
 
 function permuted(rows: PairRows, order: Int32Array): PairRows {
@@ -255,7 +251,7 @@ function wideDeltas(parts: Float64Array[], n: number): Float64Array {
 
 /** A pair's rows as stored: its row's metadata and its file's arrays. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
-  const { order, ids, offsets } = storedIds(pairRows.ids);
+  const { order, wholeNumbers, ids, offsets } = storedIds(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;
   const n = pairRows.ids.ends.length;
   return {
@@ -267,6 +263,7 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_run_rowid: rows.candidate.runRowid,
     cand_first: rows.candidate.firstRowid,
     cand_last: rows.candidate.lastRowid,
+    whole_number_ids: wholeNumbers ? 1 : 0,
     example_ids: ids,
     id_offsets: bytesOf(offsets),
     ref_rowids: bytesOf(rows.refRowids),
@@ -284,6 +281,7 @@ export const EMPTY_PAIR: PairArrays = {
   criteria: [],
   reference: null,
   candidate: null,
+  wholeNumberIds: false,
   ids: Buffer.alloc(0),
   offsets: new Uint32Array(1),
   refRowids: new Float64Array(0),

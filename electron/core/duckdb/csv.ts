@@ -6,6 +6,8 @@ import {
   exampleCsvRow,
   type CsvCell,
 } from '../../../shared/compare/csv';
+import { idOrderOf, wholeNumberIds } from '../compare/id-order';
+import { pairIdsOf } from '../compare/pair-ids';
 import { toCsv } from '../export/csv';
 import type { ParquetComparison } from './engine';
 import type { ParquetSource } from './source';
@@ -21,7 +23,8 @@ interface PairText {
  * The built-in engine's examples CSV (export/csv.ts): one row per paired example of every
  * compared pair, criteria as columns (their union over the pairs, sorted). Classes and flags
  * come from the runs the report was computed from; their texts were read as hashes, so each
- * pair's texts are read here, in example id order, the pairing's own.
+ * pair's texts are read here, in example id order, the pairing's own. Rows are then listed in
+ * the explorer's id order (compare/id-order.ts: whole numbers by value), as the built-in one's.
  */
 export async function examplesCsvFromParquet(
   source: ParquetSource,
@@ -44,13 +47,14 @@ export async function examplesCsvFromParquet(
       reference: { condition: comparison.reference.condition, runId: reference.runId },
       candidate: { condition: comparison.candidate.condition, runId: candidate.runId },
     };
+    const pairRows: CsvCell[][] = [];
     pairing.matched.forEach((exampleId, k) => {
       const a = pairing.matchedReference[k]!;
       const b = pairing.matchedCandidate[k]!;
       const text = texts[k];
       if (text?.example_id !== exampleId)
         throw new Error(`The export's examples of ${reference.runId} changed while read.`);
-      rows.push(
+      pairRows.push(
         exampleCsvRow(
           csvPair,
           columns,
@@ -68,6 +72,9 @@ export async function examplesCsvFromParquet(
         ),
       );
     });
+    const wholeNumbers = wholeNumberIds(pairIdsOf(pairing.all));
+    const { order } = idOrderOf(pairIdsOf(pairing.matched), wholeNumbers);
+    rows.push(...(order ? Array.from(order, (k) => pairRows[k]!) : pairRows));
   }
   return toCsv(exampleCsvHeader(columns), rows);
 }

@@ -95,60 +95,69 @@ describe("a search's first page without its count", () => {
   });
 });
 
+/**
+ * Random filters, sorts and page sizes, paged to the end, against the brute-force model: the
+ * rows, their classes and the count.
+ */
+function everyPageMatchesTheModel(
+  harness: Harness,
+  library: ExplorerLibrary,
+  nextKey: () => string,
+): Promise<void> {
+  return fc.assert(
+    fc.asyncProperty(
+      flagsArb,
+      filterArb,
+      fc.constantFrom<Sort>('example_id', 'output_changed', 'behavior_changed', 'delta'),
+      fc.constantFrom(...CRITERIA, 'absent'),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 9 }),
+      // Without its count, a search's first page may come from its first rows alone.
+      fc.boolean(),
+      async (flags, filter, sort, sortCriterion, descending, limit, countFirst) => {
+        const key = nextKey();
+        const model = library.modelRows(flags);
+        await library.store(key, model);
+        const db = harness.service.db;
+        const expected = sorted(
+          model.filter((r) => library.matches(r, filter)),
+          sort,
+          descending,
+          sortCriterion,
+        );
+        const seen: { id: string; classes: Record<string, string> }[] = [];
+        let after: string | null = null;
+        let first = true;
+        do {
+          const page = pageExamples(db, {
+            reportKey: key,
+            pair: 0,
+            filter,
+            sort,
+            sortCriterion,
+            descending,
+            after,
+            limit,
+            countTotal: countFirst,
+          });
+          if (first) expect(page.total).toBe(countFirst ? expected.length : null);
+          first = false;
+          seen.push(...page.rows.map((r) => ({ id: r.example_id, classes: r.classes })));
+          after = page.next;
+        } while (after);
+        expect(seen).toEqual(expected.map((r) => ({ id: r.id, classes: r.classes })));
+        expect(countExamples(db, { reportKey: key, pair: 0, filter }).total).toBe(expected.length);
+      },
+    ),
+    { numRuns: 150 },
+  );
+}
+
 describe('explorer pages and counts against a brute-force filter', () => {
   let reports = 0;
 
-  it('every filter, sort and page size gives exactly the matching rows, classes and count', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        flagsArb,
-        filterArb,
-        fc.constantFrom<Sort>('example_id', 'output_changed', 'behavior_changed', 'delta'),
-        fc.constantFrom(...CRITERIA, 'absent'),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 9 }),
-        // Without its count, a search's first page may come from its first rows alone.
-        fc.boolean(),
-        async (flags, filter, sort, sortCriterion, descending, limit, countFirst) => {
-          const key = `report-${reports++}`;
-          const model = library.modelRows(flags);
-          await library.store(key, model);
-          const db = harness.service.db;
-          const expected = sorted(
-            model.filter((r) => library.matches(r, filter)),
-            sort,
-            descending,
-            sortCriterion,
-          );
-          const seen: { id: string; classes: Record<string, string> }[] = [];
-          let after: string | null = null;
-          let first = true;
-          do {
-            const page = pageExamples(db, {
-              reportKey: key,
-              pair: 0,
-              filter,
-              sort,
-              sortCriterion,
-              descending,
-              after,
-              limit,
-              countTotal: countFirst,
-            });
-            if (first) expect(page.total).toBe(countFirst ? expected.length : null);
-            first = false;
-            seen.push(...page.rows.map((r) => ({ id: r.example_id, classes: r.classes })));
-            after = page.next;
-          } while (after);
-          expect(seen).toEqual(expected.map((r) => ({ id: r.id, classes: r.classes })));
-          expect(countExamples(db, { reportKey: key, pair: 0, filter }).total).toBe(
-            expected.length,
-          );
-        },
-      ),
-      { numRuns: 150 },
-    );
-  });
+  it('every filter, sort and page size gives exactly the matching rows, classes and count', () =>
+    everyPageMatchesTheModel(harness, library, () => `report-${reports++}`));
 
   it('pages on through the rows with no difference, one at a time (their cursor has no value)', async () => {
     const key = `report-${reports++}`;
@@ -335,4 +344,51 @@ describe('saving a report', () => {
     expect(orphans).toBe(0);
     expect(await pruneReports(db, 'exp-test')).toBe(0);
   });
+});
+
+describe('explorer pages of whole-number ids (lm-eval doc_id)', () => {
+  let numbered: Harness;
+  let numbers: ExplorerLibrary;
+  let reports = 0;
+  beforeAll(async () => {
+    numbered = makeService();
+    numbers = await explorerLibrary(numbered, 'numbers');
+  }, 60_000);
+  afterAll(() => numbered.close());
+
+  it('lists them by value, 2 before 10, both ways and across pages', async () => {
+    await numbers.store('numbers-by-id');
+    const ask = (descending: boolean, after: string | null) =>
+      pageExamples(numbered.service.db, {
+        reportKey: 'numbers-by-id',
+        pair: 0,
+        filter: {},
+        sort: 'example_id',
+        descending,
+        after,
+        limit: 10,
+      });
+    const first = ask(false, null);
+    expect(first.rows.map((r) => r.example_id)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
+    expect(ask(false, first.next).rows.map((r) => r.example_id)[0]).toBe('11');
+    expect(
+      ask(true, null)
+        .rows.map((r) => r.example_id)
+        .slice(0, 3),
+    ).toEqual(['30', '29', '28']);
+  });
+
+  it('every filter, sort and page size gives exactly the matching rows, classes and count', () =>
+    everyPageMatchesTheModel(numbered, numbers, () => `numbers-${reports++}`));
 });

@@ -19,6 +19,7 @@ import { m018RunTexts } from './018-run-texts';
 import { m019KeysNotRows } from './019-keys-not-rows';
 import { m020PairFiles } from './020-pair-files';
 import { m021UnarchivedBlocks } from './021-unarchived-blocks';
+import { m022WholeNumberIds } from './022-whole-number-ids';
 
 export interface Migration {
   version: number;
@@ -49,6 +50,7 @@ export const migrations: Migration[] = [
   m019KeysNotRows,
   m020PairFiles,
   m021UnarchivedBlocks,
+  m022WholeNumberIds,
 ];
 
 export const latestVersion = migrations.length;
