@@ -95,7 +95,7 @@ export function ExamplesView() {
   const searchRef = useRef<HTMLInputElement>(null);
   const comparison = loaded?.report.comparisons[pair];
   const { criteria, columns } = usePairColumns(comparison, filter.search);
-  const { rows, total, loading, loadMore, searchPending } = usePairPages(
+  const { rows, opening, total, loading, loadMore, searchPending } = usePairPages(
     loaded?.key ?? null,
     pair,
     filter,
@@ -139,6 +139,7 @@ export function ExamplesView() {
           id={TABLE_ID}
           sized={sized}
           rows={rows}
+          opening={opening}
           total={total}
           loading={loading}
           columns={columns}

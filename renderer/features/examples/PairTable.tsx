@@ -144,6 +144,8 @@ export interface PairTableProps {
   /** The pane's id, which the splitter beside it names. */
   id: string;
   rows: RowPages<PairRow>;
+  /** What the inputs start with, left out of the input cells (rows of a new query bring it). */
+  opening: string;
   total: number | null;
   loading: boolean;
   columns: PairColumn[];
@@ -186,8 +188,19 @@ function readView(element: HTMLElement) {
  */
 // eslint-disable-next-line max-lines-per-function -- TanStack's table and virtualizer hooks must live in the component that renders their rows: moved into a hook or a child, React Compiler can no longer keep the grid memoized
 export const PairTable = memo(function PairTable(props: PairTableProps) {
-  const { rows, total, loading, columns, sized, hidden, sort, selected, onSelect, onHeaderClick } =
-    props;
+  const {
+    rows,
+    opening,
+    total,
+    loading,
+    columns,
+    sized,
+    hidden,
+    sort,
+    selected,
+    onSelect,
+    onHeaderClick,
+  } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ left: 0, width: 0 });
   useEffect(() => {
@@ -241,7 +254,7 @@ export const PairTable = memo(function PairTable(props: PairTableProps) {
     // The server sorts; the table only reports the sort on its headers.
     manualSorting: true,
     state: { sorting, columnVisibility: hidden },
-    meta: { inputChars: inputChars(widths[flexAt] ?? 0) },
+    meta: { inputChars: inputChars(widths[flexAt] ?? 0), inputOpening: opening },
   });
   useLoadAhead(lastIndex, rows.length, total, props.loadMore);
   useEffect(() => {

@@ -1,9 +1,10 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { numericValue, passValue } from '../../../shared/compare/criteria';
 import type { Direction, JsonValue } from '../../../shared/model';
-import { plain } from '../../format';
+import { counted, plain } from '../../format';
 import type { ExamplesSort } from '../../store/workbench';
 import { excerpt, highlight } from './highlight';
+import { afterOpening } from './sharedOpening';
 import { UNAVAILABLE_TEXT } from './unavailable';
 import type { PairRow } from './usePairPages';
 
@@ -21,6 +22,8 @@ declare module '@tanstack/react-table' {
   interface TableMeta<TData> {
     /** How many characters an input cell holds, for the input column's width (`inputChars`). */
     inputChars?: number;
+    /** What the inputs start with, left out of their cells (`sharedOpening`). */
+    inputOpening?: string;
   }
 
   // TanStack's own extension point for per-column data; the type parameters must match its.
@@ -45,6 +48,10 @@ const column = createColumnHelper<PairRow>();
 
 function yesNo(value: boolean, side: PairRow['side']): string {
   return side === 'both' ? (value ? 'yes' : 'no') : '—';
+}
+
+function openingTitle(opening: string): string {
+  return `Starts with the ${counted(opening.length, 'character')} every input listed starts with, left out here; the detail pane shows the whole input.`;
 }
 
 /** Characters an input cell holds where its width is not known. */
@@ -188,16 +195,14 @@ export function pairColumns(
               {UNAVAILABLE_TEXT[reason]}
             </span>
           );
+        const pattern = search?.text ?? null;
+        const opening = c.table.options.meta?.inputOpening ?? '';
+        const shown = afterOpening(c.getValue(), opening, pattern);
+        const chars = c.table.options.meta?.inputChars ?? CELL_CHARS;
         return (
-          <span className="ellipsis">
-            {highlight(
-              excerpt(
-                c.getValue(),
-                search?.text ?? null,
-                c.table.options.meta?.inputChars ?? CELL_CHARS,
-              ),
-              search?.text ?? null,
-            )}
+          <span className="ellipsis" title={shown.cut ? openingTitle(opening) : undefined}>
+            {shown.cut ? '… ' : ''}
+            {highlight(excerpt(shown.text, pattern, chars), pattern)}
           </span>
         );
       },

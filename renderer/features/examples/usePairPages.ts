@@ -5,6 +5,7 @@ import { useApp } from '../../store';
 import type { ExamplesFilter, ExamplesSort } from '../../store/workbench';
 import { useRequest } from '../../useRequest';
 import { RowPages } from './rowPages';
+import { sharedOpening } from './sharedOpening';
 
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
 
@@ -18,8 +19,34 @@ interface Loaded {
   rows: RowPages<PairRow>;
   total: number | null;
   next: string | null;
+  /** What the first page's inputs all start with, left out of the grid's cells. */
+  opening: string;
   /** The search waits for the pair's runs to be indexed for search: asked again meanwhile. */
   searchPending: RequestOutput<'examples:page'>['searchPending'] | null;
+}
+
+const NOTHING_LOADED = { rows: EMPTY, total: null, next: null, opening: '' };
+
+type Page = RequestOutput<'examples:page'>;
+
+/** What is loaded once `page` has come for `query`, after the rows `previous` (none for a first). */
+function withPage(
+  current: Loaded | null,
+  query: string,
+  previous: RowPages<PairRow>,
+  page: Page,
+  first: boolean,
+): Loaded {
+  const same = current?.query === query;
+  return {
+    query,
+    rows: previous.append(page.rows),
+    total: same ? current.total : null,
+    next: page.next,
+    // Taken from the first page and kept, so the cells do not shift as pages load.
+    opening: first || !same ? sharedOpening(page.rows.map((r) => r.input)) : current.opening,
+    searchPending: null,
+  };
 }
 
 /** How often a search that is being prepared is asked again. */
@@ -110,7 +137,7 @@ export function usePairPages(
         if (current.current !== query) return;
         if (page.searchPending) {
           const pending = page.searchPending;
-          setLoaded({ query, rows: EMPTY, total: null, next: null, searchPending: pending });
+          setLoaded({ ...NOTHING_LOADED, query, searchPending: pending });
           if (retry.current) clearTimeout(retry.current);
           retry.current = setTimeout(() => {
             if (current.current === query) fetchPage(null, EMPTY).catch(failed);
@@ -120,13 +147,7 @@ export function usePairPages(
         // A page is rendered in a transition, in slices React can pause for a scroll's frame:
         // the grid's rows in view do not change with it, only its height and what loads next.
         startTransition(() =>
-          setLoaded((current) => ({
-            query,
-            rows: previous.append(page.rows),
-            total: current?.query === query ? current.total : null,
-            next: page.next,
-            searchPending: null,
-          })),
+          setLoaded((current) => withPage(current, query, previous, page, after === null)),
         );
       } finally {
         if (inFlight.current === mine) inFlight.current = null;
@@ -152,6 +173,7 @@ export function usePairPages(
   }, [mine, fetchPage, failed]);
   return {
     rows: mine?.rows ?? EMPTY,
+    opening: mine?.opening ?? '',
     total,
     loading: mine === null || preparing,
     loadMore,

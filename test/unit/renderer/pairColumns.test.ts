@@ -119,6 +119,16 @@ describe('explorer grid columns', () => {
     expect(texts).toEqual(['ex-9', null, '1 → 0', null, null, 'cand. only ≠']);
   });
 
+  it('leave out the opening every input listed shares, and say so on hover', () => {
+    const opening = `${'<|start_header_id|>user<|end_header_id|> '.repeat(2)}`;
+    const table = windowTable([pairRow(1, { input: `${opening}How far?` }), pairRow(2)], 0);
+    table.setOptions((options) => ({ ...options, meta: { inputOpening: opening } }));
+    expect(cellText(table, 0)[1]).toBe(
+      `<span class="ellipsis" title="Starts with the ${opening.length} characters every input listed starts with, left out here; the detail pane shows the whole input.">… How far?</span>`,
+    );
+    expect(cellText(table, 1)[1]).toBe('<span class="ellipsis">input 2</span>');
+  });
+
   it('cut a long input to one line of cell text', () => {
     const table = windowTable([pairRow(1, { input: 'x'.repeat(10_000) })], 0);
     expect(cellText(table, 0)[1]!.length).toBeLessThan(400);
