@@ -4,6 +4,7 @@ import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { count } from '../../format';
 import { useApp } from '../../store';
+import { inputLine, sharedOpening } from '../examples/sharedOpening';
 
 type Row = RequestOutput<'examples:page'>['rows'][number];
 
@@ -38,6 +39,7 @@ export function ChangedExamples({
   // Rows are kept with the pair they belong to, so another pair shows "Loading…", not stale rows.
   const [loaded, setLoaded] = useState<{ key: string; rows: Row[] } | null>(null);
   const rows = loaded?.key === key ? loaded.rows : null;
+  const opening = sharedOpening(rows?.map((r) => r.input) ?? []);
 
   useEffect(() => {
     let live = true;
@@ -93,7 +95,7 @@ export function ChangedExamples({
                 ))}
               </span>
               <span className="muted small ellipsis" title={row.input}>
-                {row.input.length > INPUT_CHARS ? `${row.input.slice(0, INPUT_CHARS)}…` : row.input}
+                {inputLine(row.input, opening, INPUT_CHARS)}
               </span>
             </li>
           ))}

@@ -45,3 +45,10 @@ export function afterOpening(
   if (search && rest.search(search) < 0 && text.search(search) >= 0) return { text, cut: false };
   return { text: rest, cut: true };
 }
+
+/** An input after the opening (as `afterOpening`), cut to `chars` characters, on one line. */
+export function inputLine(input: string, opening: string, chars: number): string {
+  const shown = afterOpening(input, opening, null);
+  const text = shown.text.length > chars ? `${shown.text.slice(0, chars)}…` : shown.text;
+  return shown.cut ? `… ${text}` : text;
+}

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { afterOpening, sharedOpening } from '../../../renderer/features/examples/sharedOpening';
+import {
+  afterOpening,
+  inputLine,
+  sharedOpening,
+} from '../../../renderer/features/examples/sharedOpening';
 
 const TEMPLATE = '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n';
 
@@ -43,5 +47,15 @@ describe("the opening an explorer page's inputs share", () => {
       text: 'How far?',
       cut: true,
     });
+  });
+});
+
+describe("the comparison page's changed examples", () => {
+  it('show each input after the opening the listed ones share, on one line', () => {
+    const inputs = [`${TEMPLATE}Tom has 3 apples.`, `${TEMPLATE}${'Ann '.repeat(50)}`];
+    const opening = sharedOpening(inputs);
+    expect(inputLine(inputs[0]!, opening, 140)).toBe('… Tom has 3 apples.');
+    expect(inputLine(inputs[1]!, opening, 140)).toBe(`… ${'Ann '.repeat(35)}…`);
+    expect(inputLine('short', '', 140)).toBe('short');
   });
 });
