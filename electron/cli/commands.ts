@@ -38,6 +38,9 @@ export function openService(
     version: packageVersion(),
     samplesDir: samplesDir() ?? undefined,
     watch,
+    // The browser host stays open for folders added later; a one-shot command would start
+    // the index workers for nothing.
+    startIndexWorkers: host === 'browser',
     verbose: isVerbose(),
   });
 }

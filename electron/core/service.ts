@@ -54,6 +54,13 @@ export interface ServiceOptions {
   watch?: boolean;
   indexWorkers?: number;
   /**
+   * Start the index workers as the library opens rather than at the first pass (the desktop
+   * app and the browser host, which open long before a folder is dropped): a pass on fresh
+   * workers otherwise waits for each to start and load its code. Off for one-shot commands,
+   * which would start them for nothing.
+   */
+  startIndexWorkers?: boolean;
+  /**
    * Compare workers keep each pairing (and its criteria) for the next comparison of the same
    * runs, and mirror it when their roles swap (default on). Off, a comparison pairs its runs
    * anew from the tables the worker holds: the benchmark's measure of a first pairing.
@@ -164,6 +171,7 @@ export class PairwiseService {
       : null;
     for (const bucket of this.poller ? watchedBuckets(this.db) : []) this.poller?.add(bucket.path);
     if (runsToConvert(this.db).length > 0) this.startConversion();
+    if (options.startIndexWorkers) this.pool().warm();
     if (watched.length > 0) this.rescanAtOpen(watched);
     // Runs a crash or an older Pairwise left unsearchable.
     this.search.schedule();
@@ -292,6 +300,11 @@ export class PairwiseService {
     if (job?.state !== 'finished' || !stats)
       throw new Error(job?.error ?? `Indexing ${job?.state ?? 'failed'}.`);
     return stats;
+  }
+
+  /** Index workers started and not ended (the pool starts them on demand, or as the library opens). */
+  get indexWorkersStarted(): number {
+    return this.indexPool?.workers ?? 0;
   }
 
   private pool(): WorkerPool {

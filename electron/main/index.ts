@@ -81,6 +81,7 @@ void app.whenReady().then(() => {
       : path.join(app.getAppPath(), 'resources', 'samples'),
     canPickFolders: true,
     watch: true,
+    startIndexWorkers: true,
   });
 
   ipcMain.handle('pairwise:request', (event, name: unknown, input: unknown) => {

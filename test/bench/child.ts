@@ -13,6 +13,7 @@ type Phase = (args: never) => Promise<unknown>;
 const phases: Record<string, () => Promise<Phase>> = {
   baseline: async () => (await import('./phase-index')).baselinePhase,
   index: async () => (await import('./phase-index')).indexPhase,
+  'index-opened': async () => (await import('./phase-index')).indexOpenedPhase,
   compare: async () => (await import('./phase-compare')).comparePhase,
   explorer: async () => (await import('./phase-explorer')).explorerPhase,
   renderer: async () => (await import('./phase-renderer')).rendererPhase,

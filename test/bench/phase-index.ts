@@ -131,6 +131,45 @@ async function warmPass(service: PairwiseService, dir: string): Promise<WarmPass
   };
 }
 
+export interface OpenedArgs {
+  dir: string;
+  dbPath: string;
+  /** How long after the service opened the folder is indexed. */
+  delaySeconds: number;
+}
+
+/** The first pass of a service that started its index workers as it opened (OpenedArgs). */
+export interface OpenedPass extends WarmPass {
+  delaySeconds: number;
+  /** Index workers the service had started when the pass began. */
+  workersStarted: number;
+}
+
+/**
+ * What a user of the desktop app or the browser host waits for on a first drop: those hosts
+ * start the index workers as the library opens (ServiceOptions.startIndexWorkers), and a
+ * folder comes some time later. A fresh DB and a fresh process, as for indexPhase; only the
+ * delay between the service's open and the pass differs, and the row says how long it was.
+ */
+export async function indexOpenedPhase(args: OpenedArgs): Promise<OpenedPass> {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(args.dbPath + suffix, { force: true });
+  const service = new PairwiseService({
+    dbPath: args.dbPath,
+    host: 'cli',
+    version: 'bench',
+    archive: true,
+    startIndexWorkers: true,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, args.delaySeconds * 1000));
+    const workersStarted = service.indexWorkersStarted;
+    const pass = await warmPass(service, args.dir);
+    return { ...pass, delaySeconds: args.delaySeconds, workersStarted };
+  } finally {
+    await service.close();
+  }
+}
+
 export async function indexPhase(args: IndexArgs): Promise<IndexResult> {
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(args.dbPath + suffix, { force: true });
   const sampler = new RssSampler();

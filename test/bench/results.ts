@@ -8,7 +8,7 @@ import { MB, ms, secs, type CodeVersion, type Machine } from './measure';
 import type { CompareResult } from './phase-compare';
 import type { DuckResult } from './phase-duckdb';
 import type { ExplorerQuery } from './phase-explorer';
-import type { BaselineResult, IndexResult } from './phase-index';
+import type { BaselineResult, IndexResult, OpenedPass } from './phase-index';
 import type { RendererResult } from './phase-renderer';
 import type { SearchResult } from './phase-search';
 import type { PhaseMeta } from './spawn';
@@ -23,6 +23,8 @@ export interface LibraryResult {
   phases: PhaseMeta[];
   baseline?: BaselineResult;
   index?: IndexResult;
+  /** Small libraries: a fresh service's first pass, its index workers started as it opened. */
+  indexOpened?: OpenedPass;
   compare?: CompareResult;
   explorer?: ExplorerQuery[];
   renderer?: RendererResult;

@@ -212,6 +212,17 @@ describe('watching', () => {
     expect(runs).toContainEqual(['int-1', true]);
   }, 30_000);
 
+  it('starts its index workers as it opens when asked (the desktop app, the browser host), else at the first pass', async () => {
+    harness = makeService();
+    expect(harness.service.indexWorkersStarted).toBe(0);
+    harness = await reopened(harness, { startIndexWorkers: true });
+    expect(harness.service.indexWorkersStarted).toBe(1);
+    // The pass uses the workers already started rather than starting others.
+    const stats = await harness.service.index([library(harness.dir)]);
+    expect(stats.runs).toBe(2);
+    expect(harness.service.indexWorkersStarted).toBe(1);
+  });
+
   it('does not rescan at open a library that is not watched (the CLI)', async () => {
     harness = makeService();
     const root = library(harness.dir);

@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keepingSections, sectionEnd, sectionStart, withSection } from '../../bench/kept-sections';
+import {
+  keepingSections,
+  sectionEnd,
+  sectionStart,
+  withSection,
+  type KeptSection,
+} from '../../bench/kept-sections';
 import { tempDir } from '../../fixtures/tmp';
 
-const block = (name: 'coverage' | 'engines' | 'search-notes', text: string) =>
+const block = (name: KeptSection, text: string) =>
   `${sectionStart(name)}\n${text}\n${sectionEnd(name)}\n`;
 
 describe('sections the speed benchmark carries over', () => {
@@ -13,7 +19,7 @@ describe('sections the speed benchmark carries over', () => {
     const file = path.join(tmp.dir, 'benchmarks.md');
     fs.writeFileSync(
       file,
-      `# Old\n\n${block('search-notes', 'notes')}\n${block('engines', 'engines old')}\n${block('coverage', 'cov')}`,
+      `# Old\n\n${block('small-index-notes', 'small')}\n${block('search-notes', 'notes')}\n${block('engines', 'engines old')}\n${block('coverage', 'cov')}`,
     );
     const fresh = `# New\n\nfigures\n\n${block('engines', 'placeholder')}`;
     const kept = keepingSections(file, fresh);
@@ -21,6 +27,7 @@ describe('sections the speed benchmark carries over', () => {
     expect(kept).toContain('engines old');
     expect(kept).not.toContain('placeholder');
     expect(kept).toContain('notes');
+    expect(kept).toContain('small');
     expect(kept).toContain('cov');
     expect(kept).not.toContain('# Old');
     tmp.cleanup();
