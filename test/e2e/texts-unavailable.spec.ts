@@ -69,8 +69,9 @@ test('an example whose source changed says so where its texts would be, and cann
   await expect(detail.getByText('Question number 3 asks about something else;')).toBeVisible();
   await expect(detail.locator('.word-diff')).toHaveCount(0);
   await expect(detail.getByRole('button', { name: 'Pin to finding…' })).toBeDisabled();
-  // The inputs are the same: the row shows the candidate's.
-  await expect(row).toContainText('Please explain, in a few careful sentences');
+  // The inputs are the same: the row shows the candidate's (after the opening every input
+  // listed shares, "Please explain, in a few careful sentences, what question number").
+  await expect(row).toContainText('… 3 asks about.');
   await look(page, 'changed', 1440, 900);
   await look(page, 'changed', 1024, 700);
 
