@@ -1,5 +1,6 @@
 import type { RequestOutput, Unavailable } from '../../shared/contract';
-import { formatCount, formatNumber, formatSigned } from '../../shared/format';
+import { formatCount, formatCounted, formatNumber, formatSigned } from '../../shared/format';
+import { afterOpening, sharedOpening } from '../../shared/input-opening';
 import { tableLines } from './text-table';
 
 type Page = RequestOutput<'examples:page'>;
@@ -35,12 +36,22 @@ const UNREAD: Record<Unavailable, string> = {
   'source-missing': '(source file gone, texts not archived)',
 };
 
-/** The start of the input on one line: its line breaks and runs of spaces read as one space. */
-function inputStart(row: Row): string {
+/** A text on one line: its line breaks and runs of spaces read as one space, cut to `chars`. */
+function oneLine(text: string, chars: number): string {
+  const flat = [...text.replace(/\s+/g, ' ').trim()];
+  return flat.length > chars ? `${flat.slice(0, chars - 1).join('')}…` : flat.join('');
+}
+
+/** The start of the input on one line, after the opening every input shown shares. */
+function inputStart(row: Row, opening: string): string {
   if (row.input_unavailable) return UNREAD[row.input_unavailable];
-  const flat = row.input.replace(/\s+/g, ' ').trim();
-  const chars = [...flat];
-  return chars.length > INPUT_CHARS ? `${chars.slice(0, INPUT_CHARS - 1).join('')}…` : flat;
+  const shown = afterOpening(row.input, opening, null);
+  return shown.cut ? `… ${oneLine(shown.text, INPUT_CHARS - 2)}` : oneLine(row.input, INPUT_CHARS);
+}
+
+/** What the input column left out, said once under the table (a terminal has no hover). */
+function openingLine(opening: string): string {
+  return `input: after the ${formatCounted(opening.length, 'character')} every input shown starts with: "${oneLine(opening, INPUT_CHARS)}"`;
 }
 
 /** A cursor quoted for a POSIX shell, so the line can be pasted as it is. */
@@ -57,6 +68,7 @@ export function examplesTable(
   criteria: string[],
   pairLabel: string,
 ): string {
+  const opening = sharedOpening(page.rows.map((r) => (r.input_unavailable ? '' : r.input)));
   const lines =
     page.rows.length === 0
       ? ['No examples match.']
@@ -67,9 +79,10 @@ export function examplesTable(
             ...criteria.map((criterion) => criterionCell(row, criterion)),
             row.output_changed ? 'changed' : 'same',
             row.behavior_changed ? 'changed' : 'same',
-            inputStart(row),
+            inputStart(row, opening),
           ]),
         ]);
+  if (opening) lines.push('', openingLine(opening));
   lines.push(
     '',
     `${formatCount(page.rows.length)} shown of ${formatCount(page.total)} · ${pairLabel}`,

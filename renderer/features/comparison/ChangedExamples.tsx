@@ -4,7 +4,7 @@ import type { RequestOutput } from '../../../shared/contract';
 import { request } from '../../api';
 import { count } from '../../format';
 import { useApp } from '../../store';
-import { inputLine, sharedOpening } from '../examples/sharedOpening';
+import { inputLine, sharedOpening } from '../../../shared/input-opening';
 
 type Row = RequestOutput<'examples:page'>['rows'][number];
 

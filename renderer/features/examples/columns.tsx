@@ -4,7 +4,7 @@ import type { Direction, JsonValue } from '../../../shared/model';
 import { counted, plain } from '../../format';
 import type { ExamplesSort } from '../../store/workbench';
 import { excerpt, highlight } from './highlight';
-import { afterOpening } from './sharedOpening';
+import { afterOpening } from '../../../shared/input-opening';
 import { UNAVAILABLE_TEXT } from './unavailable';
 import type { PairRow } from './usePairPages';
 

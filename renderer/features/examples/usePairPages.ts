@@ -5,7 +5,7 @@ import { useApp } from '../../store';
 import type { ExamplesFilter, ExamplesSort } from '../../store/workbench';
 import { useRequest } from '../../useRequest';
 import { RowPages } from './rowPages';
-import { sharedOpening } from './sharedOpening';
+import { sharedOpening } from '../../../shared/input-opening';
 
 export type PairRow = RequestOutput<'examples:page'>['rows'][number];
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  afterOpening,
-  inputLine,
-  sharedOpening,
-} from '../../../renderer/features/examples/sharedOpening';
+import { afterOpening, inputLine, sharedOpening } from '../../shared/input-opening';
 
 const TEMPLATE = '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n';
 
