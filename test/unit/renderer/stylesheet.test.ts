@@ -18,6 +18,14 @@ describe('the stylesheet', () => {
     expect(onTitle).toEqual([]);
   });
 
+  it('lays out only the library cards in view, which at 159 experiments was a 200 ms task at open', () => {
+    const css = fs.readFileSync(STYLES, 'utf8');
+    const rule = /\n\.experiment-card \{([^}]*)\}/.exec(css)?.[1] ?? '';
+    expect(rule).toMatch(/content-visibility:\s*auto/);
+    // Without a size, a card out of view counts as empty and the scrollbar jumps as it renders.
+    expect(rule).toMatch(/contain-intrinsic-size:\s*auto \d+px/);
+  });
+
   it('lets a limitation’s box grow to its text, which a guessed number of rows cut off at 1024 px', () => {
     const css = fs.readFileSync(STYLES, 'utf8');
     const rule = /\.limitation textarea \{([^}]*)\}/.exec(css)?.[1] ?? '';
