@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { count, counted } from '../../format';
 import type { RunRow } from '../../store/library';
 import type { ExperimentRow } from '../../store/workbench';
@@ -19,13 +20,13 @@ function RoleTag({ role }: { role: string }) {
 interface ExperimentProps {
   experiment: ExperimentGroup;
   meta: ExperimentRow | undefined;
-  onOpen(): void;
+  onOpen(experimentId: string): void;
 }
 
 function ExperimentHead({ experiment, meta, onOpen }: ExperimentProps) {
   return (
     <header className="experiment-head">
-      <button className="link experiment-name" onClick={onOpen}>
+      <button className="link experiment-name" onClick={() => onOpen(experiment.id)}>
         {meta?.name ?? experiment.id}
       </button>
       <span className="muted mono">{experiment.id}</span>
@@ -43,7 +44,7 @@ function ExperimentHead({ experiment, meta, onOpen }: ExperimentProps) {
         </span>
       ) : null}
       <span className="spacer" />
-      <button className="secondary" onClick={onOpen}>
+      <button className="secondary" onClick={() => onOpen(experiment.id)}>
         Compare
       </button>
     </header>
@@ -121,8 +122,15 @@ function RunsTable({
   );
 }
 
-/** One experiment in the library: its name, what it holds, and every run by condition. */
-export function ExperimentCard({ experiment, meta, onOpen }: ExperimentProps) {
+/**
+ * One experiment in the library: its name, what it holds, and every run by condition. Memoized:
+ * the library re-renders for a toggle or a refresh that leaves most cards as they were.
+ */
+export const ExperimentCard = memo(function ExperimentCard({
+  experiment,
+  meta,
+  onOpen,
+}: ExperimentProps) {
   return (
     <article className="experiment-card">
       <ExperimentHead experiment={experiment} meta={meta} onOpen={onOpen} />
@@ -132,4 +140,4 @@ export function ExperimentCard({ experiment, meta, onOpen }: ExperimentProps) {
       <RunsTable experiment={experiment} reference={meta?.reference} />
     </article>
   );
-}
+});

@@ -8,6 +8,27 @@ export interface ExperimentGroup {
   runs: RunRow[];
 }
 
+type LibraryTree = Map<string, ExperimentGroup[]>;
+
+/** How many experiment cards the tree holds. */
+export function cardCount(tree: LibraryTree): number {
+  let cards = 0;
+  for (const groups of tree.values()) cards += groups.length;
+  return cards;
+}
+
+/** The projects with their cards, up to the first `count` cards in the tree's order. */
+export function firstCards(tree: LibraryTree, count: number): [string, ExperimentGroup[]][] {
+  const shown: [string, ExperimentGroup[]][] = [];
+  let left = count;
+  for (const [project, groups] of tree) {
+    if (left <= 0) break;
+    shown.push([project, groups.slice(0, left)]);
+    left -= groups.length;
+  }
+  return shown;
+}
+
 /** Runs by project, then by experiment, each keeping the order of the runs list. */
 export function groupRuns(runs: readonly RunRow[]): Map<string, ExperimentGroup[]> {
   const projects = new Map<string, Map<string, ExperimentGroup>>();

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RunRow } from '../../../renderer/store/library';
 import {
   finishedLabel,
+  cardCount,
+  firstCards,
   groupRuns,
   matchesSearch,
   runState,
@@ -51,6 +53,25 @@ describe('the library tree', () => {
     expect(b!.runs.map((r) => r.run_id)).toEqual(['b1']);
     // The same experiment id in another project is another experiment.
     expect(tree.get('other')!.map((e) => e.runs.length)).toEqual([1]);
+  });
+
+  it('renders the first cards in order, a project cut where the count ends', () => {
+    const tree = groupRuns([
+      run({ run_id: 'a1', experiment_id: 'exp-a' }),
+      run({ run_id: 'b1', experiment_id: 'exp-b' }),
+      run({ run_id: 'c1', experiment_id: 'exp-c' }),
+      run({ run_id: 'o1', project: 'other', experiment_id: 'exp-o' }),
+    ]);
+    expect(cardCount(tree)).toBe(4);
+    const ids = (count: number) =>
+      firstCards(tree, count).map(([project, groups]) => [project, groups.map((g) => g.id)]);
+    expect(ids(2)).toEqual([['steering', ['exp-a', 'exp-b']]]);
+    expect(ids(4)).toEqual([
+      ['steering', ['exp-a', 'exp-b', 'exp-c']],
+      ['other', ['exp-o']],
+    ]);
+    expect(ids(99)).toEqual(ids(4));
+    expect(ids(0)).toEqual([]);
   });
 
   it('searches every name a user might remember, case aside, the path included', () => {
