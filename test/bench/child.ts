@@ -17,6 +17,7 @@ const phases: Record<string, () => Promise<Phase>> = {
   compare: async () => (await import('./phase-compare')).comparePhase,
   explorer: async () => (await import('./phase-explorer')).explorerPhase,
   renderer: async () => (await import('./phase-renderer')).rendererPhase,
+  'library-open': async () => (await import('./phase-library-open')).libraryOpenPhase,
   duckdb: async () => (await import('./phase-duckdb')).duckdbPhase,
   search: async () => (await import('./phase-search')).searchPhase,
 };

@@ -103,7 +103,7 @@ async function endTrace(trace: { cdp: CDPSession; events: unknown[] }, file: str
   await trace.cdp.detach();
 }
 
-async function buildRenderer(outDir: string): Promise<void> {
+export async function buildRenderer(outDir: string): Promise<void> {
   await build({
     configFile: false,
     root: path.join(ROOT, 'renderer'),

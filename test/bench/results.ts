@@ -28,6 +28,8 @@ export interface LibraryResult {
   compare?: CompareResult;
   explorer?: ExplorerQuery[];
   renderer?: RendererResult;
+  /** Libraries of many experiments: the app's open over them (phase-library-open.ts). */
+  libraryOpen?: RendererResult;
   duckdb?: DuckResult;
   search?: SearchResult;
 }

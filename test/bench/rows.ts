@@ -9,6 +9,7 @@ import type { IndexResult, OpenedPass, WarmPass } from './phase-index';
 import type { ExplorerQuery } from './phase-explorer';
 import { mb, n, showQuery, type BenchResults, type LibraryResult } from './results';
 import { archiveResult } from './rows-archive';
+import { libraryOpenRow } from './rows-library-open';
 import { searchRows } from './rows-search';
 import { QUERY_TIMEOUT_SECONDS } from './spawn';
 
@@ -473,6 +474,7 @@ export function buildRows(r: BenchResults): {
     if (lib) rows.push(rendererRow(label, lib, r.explorerUi));
   }
   if (!pairs.some(([, lib]) => lib)) rows.push(rendererRow('', undefined, r.explorerUi));
+  if (L['1gb']?.libraryOpen) rows.push(libraryOpenRow(L['1gb']));
   const duckLibs = [L.pair100k, L.pair1m?.duckdb ? L.pair1m : undefined, L.pair1mShort].filter(
     (x): x is LibraryResult => !!x,
   );

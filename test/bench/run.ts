@@ -31,6 +31,7 @@ import type {
   OpenedArgs,
   OpenedPass,
 } from './phase-index';
+import type { LibraryOpenArgs } from './phase-library-open';
 import type { RendererArgs, RendererResult } from './phase-renderer';
 import type { SearchArgs, SearchResult } from './phase-search';
 import { PROFILE_DIR, QUERY_TIMEOUT_SECONDS, runExplorer, runPhase } from './spawn';
@@ -43,6 +44,9 @@ import type { BenchResults, LibraryResult } from './results';
 export type Size = 'small' | '1gb' | '1m';
 const SIZES: Size[] = ['small', '1gb', '1m'];
 const RESAMPLES = 10_000;
+/** A library of this many experiments gets the app's open measured over it. */
+const MANY_EXPERIMENTS = 50;
+const LIBRARY_OPEN_ROUNDS = 3;
 /**
  * The desktop app and the browser host start their index workers as the library opens; a
  * folder dropped this long after is what the small library's "opened" row measures.
@@ -161,6 +165,16 @@ async function measureLibrary(
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(openedDb + suffix, { force: true });
   }
   const indexedAll = result.index?.failed === 0 && result.index.imported === library.files.length;
+  if (!pair && indexedAll && spec.experiments >= MANY_EXPERIMENTS && hasExplorerUi()) {
+    log(`${spec.name}: the app's open over ${spec.experiments} experiments, uninspected`);
+    const buildDir = path.join(root, 'renderer-build');
+    result.libraryOpen = await run<RendererResult>('library-open', {
+      dbPath,
+      buildDir,
+      rounds: LIBRARY_OPEN_ROUNDS,
+    } satisfies LibraryOpenArgs);
+    fs.rmSync(buildDir, { recursive: true, force: true });
+  }
   if (pair && indexedAll) {
     log(`${spec.name}: compare.run cold, cached, warm (B = ${RESAMPLES.toLocaleString('en-US')})`);
     const args: CompareArgs = { dbPath, experimentId: experimentId(spec, 0), resamples: RESAMPLES };

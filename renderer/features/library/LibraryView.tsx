@@ -5,7 +5,7 @@ import type { LibrarySummary } from '../../store/library';
 import { AddFolder } from './AddFolder';
 import { CompareTwoRuns } from './CompareTwoRuns';
 import { ExperimentCard } from './ExperimentCard';
-import { cardCount, firstCards, groupRuns, matchesSearch } from './libraryTree';
+import { firstCards, groupRuns, matchesSearch, treeRows } from './libraryTree';
 import { RemoveFolder } from './RemoveFolder';
 import { useGrowingCount } from './useGrowingCount';
 import { DropZone } from './DropZone';
@@ -117,8 +117,8 @@ export function LibraryView() {
     [runs, shownSearch],
   );
   const metaById = useMemo(() => new Map(experiments.map((e) => [e.id, e])), [experiments]);
-  const cards = useMemo(() => cardCount(tree), [tree]);
-  const shownCards = useGrowingCount(cards, shownSearch);
+  const rows = useMemo(() => treeRows(tree), [tree]);
+  const shownRows = useGrowingCount(rows, shownSearch);
   const open = useCallback(
     (id: string) => {
       selectExperiment(id);
@@ -139,7 +139,7 @@ export function LibraryView() {
         />
         {picking ? <CompareTwoRuns onClose={() => setPicking(false)} /> : null}
         <Folders />
-        {firstCards(tree, shownCards).map(([project, groups]) => (
+        {firstCards(tree, shownRows).map(([project, groups]) => (
           <section key={project} className="project">
             <h3 className="project-name">{project}</h3>
             {groups.map((experiment) => (

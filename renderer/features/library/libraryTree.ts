@@ -10,21 +10,36 @@ export interface ExperimentGroup {
 
 type LibraryTree = Map<string, ExperimentGroup[]>;
 
-/** How many experiment cards the tree holds. */
-export function cardCount(tree: LibraryTree): number {
-  let cards = 0;
-  for (const groups of tree.values()) cards += groups.length;
-  return cards;
+/** A card's rows: its head and question, and a row per run. */
+const HEAD_ROWS = 3;
+
+export function cardRows(group: ExperimentGroup): number {
+  return HEAD_ROWS + group.runs.length;
 }
 
-/** The projects with their cards, up to the first `count` cards in the tree's order. */
-export function firstCards(tree: LibraryTree, count: number): [string, ExperimentGroup[]][] {
+/** How many rows the tree's cards hold. */
+export function treeRows(tree: LibraryTree): number {
+  let rows = 0;
+  for (const groups of tree.values()) for (const group of groups) rows += cardRows(group);
+  return rows;
+}
+
+/**
+ * The projects with their cards, in the tree's order, while their rows fit in `rows` (the first
+ * card whatever its size, so the growth never stalls on a card larger than a step).
+ */
+export function firstCards(tree: LibraryTree, rows: number): [string, ExperimentGroup[]][] {
   const shown: [string, ExperimentGroup[]][] = [];
-  let left = count;
+  let left = rows;
   for (const [project, groups] of tree) {
-    if (left <= 0) break;
-    shown.push([project, groups.slice(0, left)]);
-    left -= groups.length;
+    const cards: ExperimentGroup[] = [];
+    for (const group of groups) {
+      if (left <= 0 || (shown.length + cards.length > 0 && cardRows(group) > left)) break;
+      cards.push(group);
+      left -= cardRows(group);
+    }
+    if (cards.length > 0) shown.push([project, cards]);
+    if (cards.length < groups.length) break;
   }
   return shown;
 }

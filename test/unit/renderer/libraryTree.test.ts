@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { RunRow } from '../../../renderer/store/library';
 import {
   finishedLabel,
-  cardCount,
   firstCards,
   groupRuns,
   matchesSearch,
+  treeRows,
   runState,
   shortRunId,
   shownRole,
@@ -55,22 +55,26 @@ describe('the library tree', () => {
     expect(tree.get('other')!.map((e) => e.runs.length)).toEqual([1]);
   });
 
-  it('renders the first cards in order, a project cut where the count ends', () => {
+  it('renders the first cards whose rows fit, in order, at least one', () => {
     const tree = groupRuns([
       run({ run_id: 'a1', experiment_id: 'exp-a' }),
+      run({ run_id: 'a2', experiment_id: 'exp-a' }),
       run({ run_id: 'b1', experiment_id: 'exp-b' }),
       run({ run_id: 'c1', experiment_id: 'exp-c' }),
       run({ run_id: 'o1', project: 'other', experiment_id: 'exp-o' }),
     ]);
-    expect(cardCount(tree)).toBe(4);
-    const ids = (count: number) =>
-      firstCards(tree, count).map(([project, groups]) => [project, groups.map((g) => g.id)]);
-    expect(ids(2)).toEqual([['steering', ['exp-a', 'exp-b']]]);
-    expect(ids(4)).toEqual([
+    // Three rows for a card's head, one per run.
+    expect(treeRows(tree)).toBe(4 * 3 + 5);
+    const ids = (rows: number) =>
+      firstCards(tree, rows).map(([project, groups]) => [project, groups.map((g) => g.id)]);
+    expect(ids(1)).toEqual([['steering', ['exp-a']]]);
+    expect(ids(9)).toEqual([['steering', ['exp-a', 'exp-b']]]);
+    expect(ids(13)).toEqual([['steering', ['exp-a', 'exp-b', 'exp-c']]]);
+    expect(ids(17)).toEqual([
       ['steering', ['exp-a', 'exp-b', 'exp-c']],
       ['other', ['exp-o']],
     ]);
-    expect(ids(99)).toEqual(ids(4));
+    expect(ids(99)).toEqual(ids(17));
     expect(ids(0)).toEqual([]);
   });
 
