@@ -183,7 +183,7 @@ const METHOD = [
   '  ms), so the last step opens the app again in a page no session is attached to and reads',
   '  its tasks over 50 ms from a trace (test/bench/open-uninspected.ts). The indexed 1gb',
   '  library (100 experiments, 1,000 runs) is opened the same way three times, for the cards',
-  "  a library of many experiments renders at open (test/bench/phase-library-open.ts).",
+  '  a library of many experiments renders at open (test/bench/phase-library-open.ts).',
   '- Search (test/bench/phase-search.ts): the full-text index is emptied as if just indexed, a',
   '  service starts filling it, and the explorer asks for a rare word at once and every 250 ms',
   '  while the answer is "preparing search"; a write on the service\'s connection every 100 ms',
