@@ -2,8 +2,8 @@
  * Sections of docs/benchmarks.md that other scripts write between markers: the coverage table
  * (`npm run bench:coverage`), the two engines side by side (`test/bench/engines.ts`) and the
  * notes on search while the index fills, and hand-written notes: a comparison with the figures
- * before a change of design or of the index workers' CPU, and what the renderer's long tasks at
- * open were. The speed benchmark rewrites the file and carries each of them over.
+ * before a change of design or of the index workers' CPU, what the renderer's long tasks at
+ * open were, and how long the service's writes wait while the fill runs. The speed benchmark rewrites the file and carries each of them over.
  */
 
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ export const KEPT_SECTIONS = [
   'renderer-notes',
   'index-cpu',
   'search-notes',
+  'fill-waits-notes',
   'engines',
   'coverage',
 ] as const;

@@ -3,7 +3,7 @@ import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import { CancelledError } from '../jobs/protocol';
 import { TextReader } from '../texts/read';
-import { FIRST_PAGES, mergeByHand, mergeStep, nextPages } from './merges';
+import { FIRST_PAGES, mergeByHand, mergeStep, nextPages, PROBE_PAGES } from './merges';
 
 /** One slice of the fill, as the search worker gets it from the service. */
 export interface FillTask {
@@ -195,14 +195,16 @@ class Batches {
 
   /**
    * Inside the transaction: writes the batch read ahead if nothing was written since, else
-   * reads one now. False when no run was left.
+   * reads one now. `first` writes before the batch, once it is known whether what was read
+   * ahead still holds. False when no run was left.
    */
-  write(ahead: ReadAhead | null, batch: number): boolean {
+  write(ahead: ReadAhead | null, batch: number, first: () => void = () => {}): boolean {
     let parts = ahead?.parts;
     if (!ahead || this.stamp() !== ahead.stamp) {
       if (ahead) this.forget();
       parts = this.read(batch);
     }
+    first();
     for (const part of parts!) {
       let changes = part.unreadable;
       for (const [key, input, output] of part.texts)
@@ -250,9 +252,11 @@ export async function fillSlice(
   };
   let restUntil = 0;
   /**
-   * Each batch's commit adds a segment to the index, and the merging FTS5 would have done in
-   * that commit is owed: merge steps go until one finds nothing. A slice starts owing, so the
-   * first step also makes sure FTS5's own merging is off (merges.ts).
+   * Whether FTS5 has segments to merge: each batch's commit adds one. A batch's transaction
+   * begins with a step of a page or so (ahead of its inserts, so what it writes is merges
+   * alone, and after the check of what was read ahead, which the step's write would spoil), which tells whether merging is owed without a transaction of its own (half the
+   * steps after a batch found nothing); when it is, merge steps go until one finds nothing. A
+   * slice starts owing, so its first step also makes sure FTS5's own merging is off.
    */
   let owed = true;
   let more = true;
@@ -297,9 +301,14 @@ export async function fillSlice(
     } else if (more) {
       // Read during what is left of the rest after the last transaction.
       const ahead = batches.readAhead(batch);
-      const step = await transaction(() => batches.write(ahead, batch));
-      more = step.value;
-      owed = more;
+      const step = await transaction(() => {
+        let merging = false;
+        const any = batches.write(ahead, batch, () => (merging = mergeStep(db, PROBE_PAGES)));
+        return { merging, more: any };
+      });
+      more = step.value.more;
+      // The last batch's segment is merged before the slice says nothing is left.
+      owed = step.value.merging || !more;
       if (task.batch === null) batch = nextBatch(batch, step.held);
     }
     // A slice writes a batch at least, and ends after one; the merges it leaves owed are the

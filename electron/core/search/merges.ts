@@ -16,6 +16,8 @@ import type { Db } from '../db/open';
 const CRISIS_MERGE = 64;
 const MIN_PAGES = 16;
 const MAX_PAGES = 4000;
+/** A step that only finds out whether merging is owed: it writes a few pages at most. */
+export const PROBE_PAGES = 1;
 /** Where the page budget starts: ~8 pages a millisecond on the benchmark's machine. */
 export const FIRST_PAGES = 200;
 
