@@ -3,8 +3,8 @@
  * (`npm run bench:coverage`), the two engines side by side (`test/bench/engines.ts`) and the
  * notes on search while the index fills, and hand-written notes: a comparison with the figures
  * before a change of design or of the index workers' CPU, where a small library's first pass
- * goes, and what the renderer's long tasks at open were. The speed benchmark rewrites the file
- * and carries each of them over.
+ * goes, what the renderer's long tasks at open were, and how long the service's writes wait
+ * while the fill runs. The speed benchmark rewrites the file and carries each of them over.
  */
 
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ export const KEPT_SECTIONS = [
   'index-cpu',
   'small-index-notes',
   'search-notes',
+  'fill-waits-notes',
   'engines',
   'coverage',
 ] as const;

@@ -5,6 +5,7 @@ import { ftsQuery } from '../../electron/core/compare/filters';
 import { dispatch } from '../../electron/core/dispatch';
 import { openDatabase, type Db } from '../../electron/core/db/open';
 import { fillSlice, prepareFillConnection } from '../../electron/core/search/fill';
+import { mergeStep } from '../../electron/core/search/merges';
 import { SearchIndexer } from '../../electron/core/search/indexer';
 import { pendingRuns, searchPending } from '../../electron/core/search/readiness';
 import type { RequestOutput } from '../../shared/contract';
@@ -172,6 +173,40 @@ describe('the search fill, in its worker', () => {
     // 135 examples, 7 keys a transaction, a run's last batch shared with the next run.
     expect(transactions).toBe(Math.ceil(135 / 7));
     expect(count(db, `SELECT count(*) FROM examples_fts`)).toBe(135);
+  });
+
+  it('merges the index in steps of its own, none left owed when the fill ends, and finds every row', async () => {
+    harness = await searchLibrary(300, 2);
+    const db = harness.service.db;
+    // What the index answered when the service filled it: the reference.
+    const searches = ['"walrus"', '"prompt"*', '"answer" AND "3"*'];
+    const answers = () =>
+      searches.map((q) =>
+        db
+          .prepare(`SELECT rowid FROM examples_fts WHERE examples_fts MATCH ? ORDER BY rowid`)
+          .pluck()
+          .all(q),
+      );
+    const before = answers();
+    db.exec(`INSERT INTO examples_fts (examples_fts) VALUES ('delete-all')`);
+    const runs = allUnsearchable(db);
+    const worker = openDatabase(db.name);
+    prepareFillConnection(worker);
+    // Small batches, so the index has far more segments than FTS5 leaves unmerged.
+    const task = { dbPath: db.name, order: runs, batch: 20, startBatch: 20, sliceMs: 600_000 };
+    const result = await fillSlice(worker, task, new AbortController().signal);
+    worker.close();
+    expect(result).toMatchObject({ more: false });
+    expect(result.mergeSteps).toBeGreaterThan(5);
+    // 1,200 examples in batches of 20, and the one that finds nothing left.
+    expect(result.transactions).toBe(61 + result.mergeSteps);
+    const automerge = db.prepare(`SELECT v FROM examples_fts_config WHERE k = 'automerge'`);
+    expect(automerge.pluck().get()).toBe(0);
+    // The fill merged what FTS5 would have: a step now finds nothing to merge.
+    expect(db.transaction(() => mergeStep(db, 100))()).toBe(false);
+    expect(answers()).toEqual(before);
+    expect(before.map((rows) => rows.length)).not.toContain(0);
+    db.exec(`INSERT INTO examples_fts (examples_fts) VALUES ('integrity-check')`);
   });
 
   it("reads a batch by its key range, never by walking the run's examples", async () => {

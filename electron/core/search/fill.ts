@@ -3,6 +3,7 @@ import { untilWritable } from '../db/busy';
 import type { Db } from '../db/open';
 import { CancelledError } from '../jobs/protocol';
 import { TextReader } from '../texts/read';
+import { FIRST_PAGES, mergeByHand, mergeStep, nextPages, PROBE_PAGES } from './merges';
 
 /** One slice of the fill, as the search worker gets it from the service. */
 export interface FillTask {
@@ -15,13 +16,18 @@ export interface FillTask {
   startBatch: number;
   /** Return to the service after this long, so it can pass a new order (a search's runs). */
   sliceMs: number;
+  /** Pages the first merge step may write (the last slice's, so each slice starts tuned). */
+  startPages?: number;
 }
 
 export interface FillResult {
   /** False when none of the runs in the order was left to index. */
   more: boolean;
   batch: number;
+  pages: number;
+  /** Transactions in all, merge steps included: each held the write lock. */
   transactions: number;
+  mergeSteps: number;
   /** The longest a transaction of this slice held the write lock. */
   longestHoldMs: number;
   /** Transactions that held it longer than `LONG_HOLD_MS`. */
@@ -189,14 +195,16 @@ class Batches {
 
   /**
    * Inside the transaction: writes the batch read ahead if nothing was written since, else
-   * reads one now. False when no run was left.
+   * reads one now. `first` writes before the batch, once it is known whether what was read
+   * ahead still holds. False when no run was left.
    */
-  write(ahead: ReadAhead | null, batch: number): boolean {
+  write(ahead: ReadAhead | null, batch: number, first: () => void = () => {}): boolean {
     let parts = ahead?.parts;
     if (!ahead || this.stamp() !== ahead.stamp) {
       if (ahead) this.forget();
       parts = this.read(batch);
     }
+    first();
     for (const part of parts!) {
       let changes = part.unreadable;
       for (const [key, input, output] of part.texts)
@@ -214,8 +222,9 @@ class Batches {
  * in the same transaction, so a crash or a cancel resumes where the last batch ended. Each
  * batch is read during the rest before its transaction (reading the texts back was ~40% of the
  * fill's time, which the lock need not cover) and checked in it: a run re-indexed meanwhile
- * (its progress reset by the indexer) is read again as it now is, or simply starts over. Rests
- * between batches so that another writer, and a cancel, get in.
+ * (its progress reset by the indexer) is read again as it now is, or simply starts over. The
+ * index's segments are merged in transactions of their own after each batch (merges.ts). Rests
+ * after every transaction so that another writer, and a cancel, get in.
  */
 export async function fillSlice(
   db: Db,
@@ -226,42 +235,86 @@ export async function fillSlice(
   const batches = new Batches(db, task.order);
   const checkpoint = db.prepare(`PRAGMA wal_checkpoint(PASSIVE)`);
   let batch = task.batch ?? task.startBatch;
+  let pages = task.startPages ?? FIRST_PAGES;
   const pause = async () => {
     await sleep(10);
     if (signal.aborted) throw new CancelledError();
   };
   const started = now();
-  const result: FillResult = { more: true, batch, transactions: 0, longestHoldMs: 0, longHolds: 0 };
+  const result: FillResult = {
+    more: true,
+    batch,
+    pages,
+    transactions: 0,
+    mergeSteps: 0,
+    longestHoldMs: 0,
+    longHolds: 0,
+  };
   let restUntil = 0;
-  for (;;) {
-    if (signal.aborted) throw new CancelledError();
-    const ahead = batches.readAhead(batch);
-    // What reading ahead left of the rest after the last transaction.
+  /**
+   * Whether FTS5 has segments to merge: each batch's commit adds one. A batch's transaction
+   * begins with a step of a page or so (ahead of its inserts, so what it writes is merges
+   * alone, and after the check of what was read ahead, which the step's write would spoil), which tells whether merging is owed without a transaction of its own (half the
+   * steps after a batch found nothing); when it is, merge steps go until one finds nothing. A
+   * slice starts owing, so its first step also makes sure FTS5's own merging is off.
+   */
+  let owed = true;
+  let more = true;
+  /** One transaction, after the rest the last one left; returns when it committed. */
+  const transaction = async <T>(work: () => T): Promise<{ value: T; held: number }> => {
     await sleep(Math.max(0, restUntil - now()));
     if (signal.aborted) throw new CancelledError();
     /** When the transaction got the lock: a wait for it (BEGIN IMMEDIATE) holds nobody up. */
     let locked = 0;
-    let committed = 0;
-    const more = await untilWritable(() => {
-      const any = db
-        .transaction(() => {
-          locked = now();
-          return batches.write(ahead, batch);
-        })
-        .immediate();
-      committed = now();
-      return any;
-    }, pause);
+    const value = await untilWritable(
+      () =>
+        db
+          .transaction(() => {
+            locked = now();
+            return work();
+          })
+          .immediate(),
+      pause,
+    );
+    const committed = now();
     // Up to the commit: what another writer may have waited for.
     const held = committed - locked;
     result.longestHoldMs = Math.max(result.longestHoldMs, held);
     if (held > LONG_HOLD_MS) result.longHolds++;
-    if (task.batch === null) batch = nextBatch(batch, held);
     result.transactions++;
     checkpoint.run();
-    if (!more || now() - started >= task.sliceMs) return { ...result, more, batch };
     // The checkpoint left the lock free too.
     restUntil = committed + restAfter(held);
+    return { value, held };
+  };
+  for (;;) {
+    if (signal.aborted) throw new CancelledError();
+    const filled = !owed && more;
+    if (owed) {
+      const step = await transaction(() => {
+        mergeByHand(db);
+        return mergeStep(db, pages);
+      });
+      result.mergeSteps++;
+      owed = step.value;
+      if (owed) pages = nextPages(pages, step.held, HOLD_MS);
+    } else if (more) {
+      // Read during what is left of the rest after the last transaction.
+      const ahead = batches.readAhead(batch);
+      const step = await transaction(() => {
+        let merging = false;
+        const any = batches.write(ahead, batch, () => (merging = mergeStep(db, PROBE_PAGES)));
+        return { merging, more: any };
+      });
+      more = step.value.more;
+      // The last batch's segment is merged before the slice says nothing is left.
+      owed = step.value.merging || !more;
+      if (task.batch === null) batch = nextBatch(batch, step.held);
+    }
+    // A slice writes a batch at least, and ends after one; the merges it leaves owed are the
+    // next slice's first steps. The last batch's merges are done before it says nothing is left.
+    if (more ? filled && now() - started >= task.sliceMs : !owed)
+      return { ...result, more, batch, pages };
   }
 }
 

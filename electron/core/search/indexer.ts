@@ -34,7 +34,10 @@ export interface SearchIndexerOptions {
 
 /** What the fill measured, for the benchmark. */
 export interface FillStats {
+  /** Transactions that held the write lock: batches and merge steps. */
   transactions: number;
+  /** Of those, steps of merging the index's segments (merges.ts). */
+  mergeSteps: number;
   longestHoldMs: number;
   /** Transactions that held the write lock longer than 50 ms. */
   longHolds: number;
@@ -54,7 +57,8 @@ export class SearchIndexer {
   private readonly waiters: (() => void)[] = [];
   private pool: WorkerPool | null = null;
   private batch = FIRST_BATCH;
-  readonly stats: FillStats = { transactions: 0, longestHoldMs: 0, longHolds: 0 };
+  private pages: number | undefined;
+  readonly stats: FillStats = { transactions: 0, mergeSteps: 0, longestHoldMs: 0, longHolds: 0 };
   /** Answers a search over runs the fill has not reached yet. */
   readonly scans: SearchScans;
 
@@ -151,10 +155,13 @@ export class SearchIndexer {
         batch: this.options.batch ?? null,
         startBatch: this.batch,
         sliceMs: this.options.sliceMs ?? SLICE_MS,
+        startPages: this.pages,
       };
       const result = await this.workers().run<FillResult>(task, { signal: ctx.signal });
       this.batch = result.batch;
+      this.pages = result.pages;
       this.stats.transactions += result.transactions;
+      this.stats.mergeSteps += result.mergeSteps;
       this.stats.longestHoldMs = Math.max(this.stats.longestHoldMs, result.longestHoldMs);
       this.stats.longHolds += result.longHolds;
       const left = allPending(this.db);
