@@ -150,6 +150,27 @@ describe('parseJson', () => {
     );
   });
 
+  it('finds the one too-deep nest wherever it sits, past shallow siblings', () => {
+    const deep = (levels: number) => '{"a":['.repeat(levels / 2) + '1' + ']}'.repeat(levels / 2);
+    // The document itself is level 1: a list of 512 in its last item is 513 deep.
+    const doc = (levels: number) => `[1, {"x": [2]}, "[[[", ${deep(levels)}]`;
+    expect(() => parseJson(doc(510))).not.toThrow();
+    expect(parseProblem(doc(512))).toBe('nested more than 512 levels deep');
+    expect(parseProblem(doc(600), 'run.json')).toBe('run.json: nested more than 512 levels deep');
+  });
+
+  it('counts non-finite numbers at any depth and in any container', () => {
+    expect(countNonFinite(NaN)).toBe(1);
+    expect(countNonFinite(1)).toBe(0);
+    expect(countNonFinite(null)).toBe(0);
+    expect(countNonFinite('NaN')).toBe(0);
+    const nested = [Infinity, { a: [1, [-Infinity, { b: NaN }]], c: null, d: 'x', e: true }, 2.5];
+    expect(countNonFinite(nested)).toBe(3);
+    expect(
+      countNonFinite({ deep: JSON.parse('[['.repeat(200) + '1e400' + ']]'.repeat(200)) }),
+    ).toBe(1);
+  });
+
   it('describes other syntax errors with a position', () => {
     expect(parseProblem('{"a": 1,}')).toBe(
       "line 1, column 9: expected a double-quoted property name, found '}'",
