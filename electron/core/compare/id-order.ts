@@ -2,47 +2,69 @@ import { ascendingIds, idList, pairIdAt, type PairIds } from './pair-ids';
 
 /**
  * The order the explorer lists a pair's examples in "by example id", and whose ties it breaks
- * by: UTF-8 byte order (SQLite's text order), except when every id is a whole number written
- * without leading zeros (lm-evaluation-harness's `doc_id`, row numbers), which go by value:
- * 2 before 10. Byte order put 0, 1, 10, 100, 1000, 1001 … first, so "the first examples" of a
- * benchmark were not its first items. Pairing and resampling keep the code-unit order, so
- * reports do not depend on this.
+ * by: UTF-8 byte order (SQLite's text order), except for numbered ids: every id one shared
+ * prefix (maybe none) and a whole number written without leading zeros, as lm-evaluation-
+ * harness's `doc_id` (0, 1, 2 …), HumanEval's `HumanEval/0` … or `sample_1`, which go by
+ * number: 2 before 10. Byte order put 0, 1, 10, 100, 1000, 1001 … first, so "the first
+ * examples" of a benchmark were not its first items. Pairing and resampling keep the code-unit
+ * order, so reports do not depend on this.
  */
 export interface IdOrder {
   /** The pairing's positions in this order, or null when they already are. */
   order: Int32Array | null;
-  /** Whether the ids are whole numbers, compared by length first, then by bytes. */
-  wholeNumbers: boolean;
+  /** Whether the ids are numbered, so compared by length first, then by bytes. */
+  numbered: boolean;
 }
 
 const ZERO = 0x30;
+const NINE = 0x39;
+const isDigit = (code: number) => code >= ZERO && code <= NINE;
 
-/** Whether every id is digits alone, with no leading zero ("0" itself is one). */
-export function wholeNumberIds({ joined, ends }: PairIds): boolean {
-  if (ends.length === 0 || !/^[0-9]+$/.test(joined)) return false;
-  let start = 0;
-  for (let k = 0; k < ends.length; k++) {
+/**
+ * Whether every id is one shared prefix followed by digits with no leading zero ("0" itself is
+ * one). The prefix is what all ids start with, less any digits it ends in, so 10, 11 and 100
+ * are numbers, not "1" and 0, 1 and 00. With the prefix shared, comparing by length and then
+ * by bytes is comparing the numbers, however many digits they have.
+ */
+export function numberedIds({ joined, ends }: PairIds): boolean {
+  const n = ends.length;
+  if (n === 0) return false;
+  let prefix = ends[0]!;
+  for (let k = 1, start = ends[0]!; k < n && prefix > 0; k++) {
     const end = ends[k]!;
-    if (end === start || (end - start > 1 && joined.charCodeAt(start) === ZERO)) return false;
+    let i = 0;
+    while (i < prefix && start + i < end && joined.charCodeAt(i) === joined.charCodeAt(start + i))
+      i++;
+    prefix = i;
+    start = end;
+  }
+  while (prefix > 0 && isDigit(joined.charCodeAt(prefix - 1))) prefix--;
+  let start = 0;
+  for (let k = 0; k < n; k++) {
+    const end = ends[k]!;
+    const first = start + prefix;
+    if (end === first || (end - first > 1 && joined.charCodeAt(first) === ZERO)) return false;
+    for (let i = first; i < end; i++) if (!isDigit(joined.charCodeAt(i))) return false;
     start = end;
   }
   return true;
 }
 
 /**
- * The order of a pair's ids; of some of them (its paired ones, say) when `wholeNumbers` says
- * what the whole pair's are, since one id that is not a number puts every row in byte order.
+ * The order of a pair's ids; of some of them (its paired ones, say) when `numbered` says what
+ * the whole pair's are, since one id that is not numbered puts every row in byte order.
  */
-export function idOrderOf(ids: PairIds, wholeNumbers = wholeNumberIds(ids)): IdOrder {
-  return { order: wholeNumbers ? valueOrder(ids) : byteOrder(ids), wholeNumbers };
+export function idOrderOf(ids: PairIds, numbered = numberedIds(ids)): IdOrder {
+  return { order: numbered ? numberOrder(ids) : byteOrder(ids), numbered };
 }
 
 /**
- * Whole numbers in ascending value: the code-unit order the pairing gives, then one stable
- * counting pass by length (of equal length, digits sort as their values do), so a million ids
- * take two linear passes; ids in any other order are sorted outright.
+ * Numbered ids in ascending number: the code-unit order the pairing gives, then one stable
+ * counting pass by length (of equal length, the prefix being shared, they sort as their
+ * numbers do), so a million ids take two linear passes; ids in any other order are sorted
+ * outright.
  */
-function valueOrder(ids: PairIds): Int32Array | null {
+function numberOrder(ids: PairIds): Int32Array | null {
   const n = ids.ends.length;
   const lengths = new Int32Array(n);
   let longest = 0;
@@ -80,17 +102,17 @@ function byteOrder(ids: PairIds): Int32Array | null {
 }
 
 /**
- * Bytes [start, end) of `ids` against `id` in a pair's order: < 0, 0 or > 0. Whole numbers
+ * Bytes [start, end) of `ids` against `id` in a pair's order: < 0, 0 or > 0. Numbered ids
  * compare by length first, which is also a total order on any bytes, so a cursor that names no
- * whole number still finds a place.
+ * id of the pair still finds a place.
  */
 export function compareIdBytes(
   ids: Buffer,
   start: number,
   end: number,
   id: Buffer,
-  wholeNumbers: boolean,
+  numbered: boolean,
 ): number {
-  if (wholeNumbers && end - start !== id.length) return end - start < id.length ? -1 : 1;
+  if (numbered && end - start !== id.length) return end - start < id.length ? -1 : 1;
   return ids.compare(id, 0, id.length, start, end);
 }

@@ -6,8 +6,8 @@ import { pairIdAt, type PairIds } from './pair-ids';
 /**
  * A compared pair's explorer data: one row of `pair_arrays` and its file (pair-files.ts), every
  * per-example value in a typed array indexed by the example's position k. Positions follow the
- * example ids in the explorer's id order (id-order.ts: UTF-8 byte order, whole numbers by
- * value), its tie-break, so "by example id" is "by k".
+ * example ids in the explorer's id order (id-order.ts: UTF-8 byte order, numbered ids by
+ * number), its tie-break, so "by example id" is "by k".
  * Arrays are stored in the machine's byte order (little-endian everywhere Pairwise runs).
  */
 export interface PairArrays {
@@ -16,8 +16,8 @@ export interface PairArrays {
   criteria: string[];
   reference: PairSide | null;
   candidate: PairSide | null;
-  /** Whether every id is a whole number, ordered by value (length first, then bytes). */
-  wholeNumberIds: boolean;
+  /** Whether the ids are numbered (id-order.ts), so ordered by number: length first, then bytes. */
+  numberedIds: boolean;
   /** Every example id as UTF-8, one after another: id k is bytes offsets[k] to offsets[k + 1]. */
   ids: Buffer;
   offsets: Uint32Array;
@@ -99,8 +99,8 @@ export interface StoredPairArrays {
   cand_run_rowid: number;
   cand_first: number | null;
   cand_last: number | null;
-  /** 1 when the rows are in whole-number order (id-order.ts), 0 for byte order. */
-  whole_number_ids: number;
+  /** 1 when the rows are in numbered ids' order (id-order.ts), 0 for byte order. */
+  numbered_ids: number;
   example_ids: Buffer;
   id_offsets: Buffer;
   ref_rowids: Buffer;
@@ -117,7 +117,7 @@ export function idAt(p: PairArrays, k: number): string {
 
 /** Id k against `id` (UTF-8) in the pair's id order: < 0, 0 or > 0. */
 export function compareIdAt(p: PairArrays, k: number, id: Buffer): number {
-  return compareIdBytes(p.ids, p.offsets[k]!, p.offsets[k + 1]!, id, p.wholeNumberIds);
+  return compareIdBytes(p.ids, p.offsets[k]!, p.offsets[k + 1]!, id, p.numberedIds);
 }
 
 /** The first position whose id is not below `id` (UTF-8): binary search over the sorted ids. */
@@ -143,7 +143,7 @@ export function findId(p: PairArrays, id: string): number {
 interface StoredIds {
   /** The positions in the explorer's id order, or null when the rows already are. */
   order: Int32Array | null;
-  wholeNumbers: boolean;
+  numbered: boolean;
   ids: Buffer;
   offsets: Uint32Array;
 }
@@ -159,9 +159,9 @@ const keptIds = new WeakMap<Uint32Array, { joined: string; stored: StoredIds }>(
 function storedIds(ids: PairIds): StoredIds {
   const known = keptIds.get(ids.ends);
   if (known && known.joined === ids.joined) return known.stored;
-  const { order, wholeNumbers } = idOrderOf(ids);
+  const { order, numbered } = idOrderOf(ids);
   const encoded = utf8Ids(ids);
-  const stored = { order, wholeNumbers, ...(order ? reordered(encoded, order) : encoded) };
+  const stored = { order, numbered, ...(order ? reordered(encoded, order) : encoded) };
   keptIds.set(ids.ends, { joined: ids.joined, stored });
   return stored;
 }
@@ -179,7 +179,7 @@ function utf8Ids({ joined, ends }: PairIds): { ids: Buffer; offsets: Uint32Array
 
 /**
  * The ids' bytes and offsets in `order`, copied byte by byte: a string per id and a join of a
- * million of them took most of a second when whole numbers were put in value order.
+ * million of them took most of a second when numbered ids were put in order.
  */
 function reordered(
   { ids, offsets }: { ids: Buffer; offsets: Uint32Array },
@@ -276,7 +276,7 @@ function wideDeltas(parts: Float64Array[], n: number): Float64Array {
 
 /** A pair's rows as stored: its row's metadata and its file's arrays. */
 export function encodePair(pairRows: PairRows): StoredPairArrays {
-  const { order, wholeNumbers, ids, offsets } = storedIds(pairRows.ids);
+  const { order, numbered, ids, offsets } = storedIds(pairRows.ids);
   const rows = order ? permuted(pairRows, order) : pairRows;
   const n = pairRows.ids.ends.length;
   return {
@@ -288,7 +288,7 @@ export function encodePair(pairRows: PairRows): StoredPairArrays {
     cand_run_rowid: rows.candidate.runRowid,
     cand_first: rows.candidate.firstRowid,
     cand_last: rows.candidate.lastRowid,
-    whole_number_ids: wholeNumbers ? 1 : 0,
+    numbered_ids: numbered ? 1 : 0,
     example_ids: ids,
     id_offsets: bytesOf(offsets),
     ref_rowids: bytesOf(rows.refRowids),
@@ -306,7 +306,7 @@ export const EMPTY_PAIR: PairArrays = {
   criteria: [],
   reference: null,
   candidate: null,
-  wholeNumberIds: false,
+  numberedIds: false,
   ids: Buffer.alloc(0),
   offsets: new Uint32Array(1),
   refRowids: new Float64Array(0),

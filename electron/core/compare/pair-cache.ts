@@ -70,7 +70,7 @@ function readPair(db: Db, reportId: number, pair: number): PairArrays {
   const row = db
     .prepare(
       `SELECT rows, criteria, ref_run_rowid, ref_first, ref_last, cand_run_rowid, cand_first,
-         cand_last, whole_number_ids, file, bytes, counts
+         cand_last, numbered_ids, file, bytes, counts
        FROM pair_arrays WHERE report_id = ? AND pair = ?`,
     )
     .get(reportId, pair) as PairRow | undefined;

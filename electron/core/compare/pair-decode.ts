@@ -172,7 +172,7 @@ class SourcedPair implements PairArrays {
   readonly criteria: string[];
   readonly reference: PairSide;
   readonly candidate: PairSide;
-  readonly wholeNumberIds: boolean;
+  readonly numberedIds: boolean;
   readonly counts: Record<string, number>;
   private offsetsRead: Uint32Array | null = null;
   private idsRead: Buffer | null = null;
@@ -194,7 +194,7 @@ class SourcedPair implements PairArrays {
     checkLengths(source, this.rows, this.criteria.length);
     this.reference = side(meta.ref_run_rowid, meta.ref_first, meta.ref_last);
     this.candidate = side(meta.cand_run_rowid, meta.cand_first, meta.cand_last);
-    this.wholeNumberIds = meta.whole_number_ids === 1;
+    this.numberedIds = meta.numbered_ids === 1;
     this.counts = JSON.parse(meta.counts) as Record<string, number>;
   }
 

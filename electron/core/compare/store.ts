@@ -13,9 +13,9 @@ import { pairFileIntact, removePairFiles, writePairFile } from './pair-files';
  * intervals, behaviour changes from scalar fields only. 4: confounded metrics are not comparable;
  * run scorecards, metric descriptions, observed intervals and the series reference. 5: the
  * explorer's rows stored as one row of arrays per pair. 6: a pair of whole-number ids stored in
- * value order), so no stale report is served from the cache.
+ * value order. 7: so are ids of a shared prefix and a number, HumanEval/2 before HumanEval/10), so no stale report is served from the cache.
  */
-const REPORT_RULES = 6;
+const REPORT_RULES = 7;
 
 /** Keep a few reports per experiment: enough for back-and-forth between references. */
 const REPORTS_KEPT_PER_EXPERIMENT = 6;
@@ -221,9 +221,9 @@ function writePair(db: Db, reportId: number, rows: PairRows, written: string[]):
   written.push(file);
   db.prepare(
     `INSERT INTO pair_arrays (report_id, pair, rows, criteria, ref_run_rowid, ref_first, ref_last,
-       cand_run_rowid, cand_first, cand_last, whole_number_ids, file, bytes, counts)
+       cand_run_rowid, cand_first, cand_last, numbered_ids, file, bytes, counts)
      VALUES (@report_id, @pair, @rows, @criteria, @ref_run_rowid, @ref_first, @ref_last,
-       @cand_run_rowid, @cand_first, @cand_last, @whole_number_ids, @file, @bytes, @counts)`,
+       @cand_run_rowid, @cand_first, @cand_last, @numbered_ids, @file, @bytes, @counts)`,
   ).run({
     report_id: reportId,
     pair: rows.pair,
@@ -235,7 +235,7 @@ function writePair(db: Db, reportId: number, rows: PairRows, written: string[]):
     cand_run_rowid: stored.cand_run_rowid,
     cand_first: stored.cand_first,
     cand_last: stored.cand_last,
-    whole_number_ids: stored.whole_number_ids,
+    numbered_ids: stored.numbered_ids,
     file,
     bytes,
     counts: stored.counts,

@@ -6,7 +6,7 @@ import {
   exampleCsvRow,
   type CsvCell,
 } from '../../../shared/compare/csv';
-import { idOrderOf, wholeNumberIds } from '../compare/id-order';
+import { idOrderOf, numberedIds } from '../compare/id-order';
 import { pairIdsOf } from '../compare/pair-ids';
 import { toCsv } from '../export/csv';
 import type { ParquetComparison } from './engine';
@@ -24,7 +24,7 @@ interface PairText {
  * compared pair, criteria as columns (their union over the pairs, sorted). Classes and flags
  * come from the runs the report was computed from; their texts were read as hashes, so each
  * pair's texts are read here, in example id order, the pairing's own. Rows are then listed in
- * the explorer's id order (compare/id-order.ts: whole numbers by value), as the built-in one's.
+ * the explorer's id order (compare/id-order.ts: numbered ids by number), as the built-in one's.
  */
 export async function examplesCsvFromParquet(
   source: ParquetSource,
@@ -72,8 +72,8 @@ export async function examplesCsvFromParquet(
         ),
       );
     });
-    const wholeNumbers = wholeNumberIds(pairIdsOf(pairing.all));
-    const { order } = idOrderOf(pairIdsOf(pairing.matched), wholeNumbers);
+    const numbered = numberedIds(pairIdsOf(pairing.all));
+    const { order } = idOrderOf(pairIdsOf(pairing.matched), numbered);
     rows.push(...(order ? Array.from(order, (k) => pairRows[k]!) : pairRows));
   }
   return toCsv(exampleCsvHeader(columns), rows);

@@ -346,21 +346,24 @@ describe('saving a report', () => {
   });
 });
 
-describe('explorer pages of whole-number ids (lm-eval doc_id)', () => {
+describe.each([
+  { style: 'numbers' as const, id: (n: number) => String(n) },
+  { style: 'prefixed' as const, id: (n: number) => `HumanEval/${n}` },
+])('explorer pages of numbered ids ($style: lm-eval doc_id, HumanEval/n)', ({ style, id }) => {
   let numbered: Harness;
   let numbers: ExplorerLibrary;
   let reports = 0;
   beforeAll(async () => {
     numbered = makeService();
-    numbers = await explorerLibrary(numbered, 'numbers');
+    numbers = await explorerLibrary(numbered, style);
   }, 60_000);
   afterAll(() => numbered.close());
 
-  it('lists them by value, 2 before 10, both ways and across pages', async () => {
-    await numbers.store('numbers-by-id');
+  it('lists them by number, 2 before 10, both ways and across pages', async () => {
+    await numbers.store(`${style}-by-id`);
     const ask = (descending: boolean, after: string | null) =>
       pageExamples(numbered.service.db, {
-        reportKey: 'numbers-by-id',
+        reportKey: `${style}-by-id`,
         pair: 0,
         filter: {},
         sort: 'example_id',
@@ -369,26 +372,15 @@ describe('explorer pages of whole-number ids (lm-eval doc_id)', () => {
         limit: 10,
       });
     const first = ask(false, null);
-    expect(first.rows.map((r) => r.example_id)).toEqual([
-      '1',
-      '2',
-      '3',
-      '4',
-      '5',
-      '6',
-      '7',
-      '8',
-      '9',
-      '10',
-    ]);
-    expect(ask(false, first.next).rows.map((r) => r.example_id)[0]).toBe('11');
+    expect(first.rows.map((r) => r.example_id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(id));
+    expect(ask(false, first.next).rows.map((r) => r.example_id)[0]).toBe(id(11));
     expect(
       ask(true, null)
         .rows.map((r) => r.example_id)
         .slice(0, 3),
-    ).toEqual(['30', '29', '28']);
+    ).toEqual([30, 29, 28].map(id));
   });
 
   it('every filter, sort and page size gives exactly the matching rows, classes and count', () =>
-    everyPageMatchesTheModel(numbered, numbers, () => `numbers-${reports++}`));
+    everyPageMatchesTheModel(numbered, numbers, () => `${style}-${reports++}`));
 });

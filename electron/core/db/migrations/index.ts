@@ -20,6 +20,7 @@ import { m019KeysNotRows } from './019-keys-not-rows';
 import { m020PairFiles } from './020-pair-files';
 import { m021UnarchivedBlocks } from './021-unarchived-blocks';
 import { m022WholeNumberIds } from './022-whole-number-ids';
+import { m023NumberedIds } from './023-numbered-ids';
 
 export interface Migration {
   version: number;
@@ -51,6 +52,7 @@ export const migrations: Migration[] = [
   m020PairFiles,
   m021UnarchivedBlocks,
   m022WholeNumberIds,
+  m023NumberedIds,
 ];
 
 export const latestVersion = migrations.length;
