@@ -126,24 +126,6 @@ export const savedRevisionSchema = findingViewSchema.pick({
 });
 export type SavedRevision = z.infer<typeof savedRevisionSchema>;
 
-/** The researcher's part of a body, as a save sends it back: pins without their texts. */
-export function editableBody(view: { body: Omit<FindingBody, 'snapshot'> }): EditableBody {
-  const { question, claim, protocol, conclusion, limitations, pinned } = view.body;
-  return {
-    question,
-    claim,
-    protocol,
-    conclusion,
-    limitations,
-    pinned: pinned.map(({ reportKey, pair, exampleId, note }) => ({
-      reportKey,
-      pair,
-      exampleId,
-      note,
-    })),
-  };
-}
-
 export const revisionRowSchema = z.object({
   revision: z.number(),
   savedAt: z.string(),

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveRevision, storeSnapshot } from '../../electron/core/findings/store';
 import { blankBefore, revisionChanges } from '../../renderer/features/findings/revisionDiff';
-import { editableBody, type OpenedFinding, type SavedRevision } from '../../shared/findings';
+import { editableBody } from '../../shared/finding-body';
+import type { OpenedFinding, SavedRevision } from '../../shared/findings';
 import { millionIdSnapshot } from '../fixtures/findings';
 import { examples, writeMechlensRun } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';

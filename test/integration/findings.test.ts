@@ -2,13 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatch } from '../../electron/core/dispatch';
-import {
-  editableBody,
-  type EditableBody,
-  type OpenedFinding,
-  type SavedRevision,
-  type Staleness,
-} from '../../shared/findings';
+import { editableBody } from '../../shared/finding-body';
+import type { EditableBody, OpenedFinding, SavedRevision, Staleness } from '../../shared/findings';
 import { examples, writeMechlensRun, type ExampleSpec } from '../fixtures/formats';
 import { callOk, makeService, type Harness } from '../fixtures/service';
 

@@ -1,10 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  editableBody,
-  type EditableBody,
-  type OpenedFinding,
-  type SavedRevision,
-} from '../../../shared/findings';
+import { editableBody } from '../../../shared/finding-body';
+import type { EditableBody, OpenedFinding, SavedRevision } from '../../../shared/findings';
 import { request, RequestError } from '../../api';
 
 /** How long a failed save waits before trying again on its own. */
