@@ -179,6 +179,17 @@ test('at 1024×700 every view keeps its primary actions in the window, whole, un
     page.getByLabel('Side', { exact: true }),
     button(page, /^Pin to finding/),
   ]);
+  // The detail shows the example's id whole, and its fields table fits the pane: the pin and
+  // raw-record controls once left the id "syc-0…" and pushed the Class column out of sight.
+  const detail = page.getByTestId('example-detail');
+  expect(
+    await detail
+      .locator('h3')
+      .evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth })),
+  ).toEqual({ text: expect.stringMatching(/^syc-\d{4}$/), cut: false });
+  expect(
+    await page.locator('.detail-pane').evaluate((p) => p.scrollWidth - p.clientWidth),
+  ).toBeLessThanOrEqual(1);
   await page.getByLabel('Output changed', { exact: true }).selectOption('yes');
   await reachable(page, [button(page, 'Clear filters')]);
   await button(page, /^Columns/).click();

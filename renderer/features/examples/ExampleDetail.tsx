@@ -1,5 +1,6 @@
 import { memo, useEffect, useState } from 'react';
 import { request } from '../../api';
+import { BreakableText } from '../../components/BreakableText';
 import { plain } from '../../format';
 import { shortPair } from '../../../shared/labels';
 import { useApp } from '../../store';
@@ -13,7 +14,7 @@ function FieldsTable({ detail }: { detail: Detail }) {
   const b = detail.candidate?.fields ?? {};
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
   return (
-    <table className="grid compact">
+    <table className="grid compact detail-fields">
       <thead>
         <tr>
           <th>Field</th>
@@ -27,9 +28,15 @@ function FieldsTable({ detail }: { detail: Detail }) {
           const differs = JSON.stringify(a[k] ?? null) !== JSON.stringify(b[k] ?? null);
           return (
             <tr key={k} className={differs ? 'differs' : undefined}>
-              <td className="mono">{k}</td>
-              <td className="mono wrap">{plain(a[k])}</td>
-              <td className="mono wrap">{plain(b[k])}</td>
+              <td className="mono field-name">
+                <BreakableText text={k} />
+              </td>
+              <td className="mono field-value" data-label="Reference">
+                {plain(a[k])}
+              </td>
+              <td className="mono field-value" data-label="Candidate">
+                {plain(b[k])}
+              </td>
               <td>
                 {detail.classes[k] ? (
                   <span className={`class class-${detail.classes[k]}`}>
@@ -120,10 +127,7 @@ function DetailHead({
 }) {
   return (
     <header className="detail-head">
-      <h3 className="mono label-cut" title={detail.example_id}>
-        {highlight(detail.example_id, searchPattern(search, true))}
-      </h3>
-      <span className="spacer" />
+      <h3 className="mono">{highlight(detail.example_id, searchPattern(search, true))}</h3>
       <PinButton detail={detail} reportKey={reportKey} pair={pair} exampleId={exampleId} />
       <label className="inline">
         <input type="checkbox" checked={raw} onChange={(e) => onRaw(e.target.checked)} /> raw record

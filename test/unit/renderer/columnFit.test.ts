@@ -31,6 +31,7 @@ describe('explorer column widths', () => {
     expect(breakPieces('Output changed')).toEqual(['Output ', 'changed']);
     expect(breakPieces('refusal_rate.v2')).toEqual(['refusal_', 'rate.', 'v2']);
     expect(breakPieces('In')).toEqual(['In']);
+    expect(breakPieces('acc_norm,none')).toEqual(['acc_', 'norm,', 'none']);
     expect(breakPieces('steering_strength@-8.0')).toEqual([
       'steering_',
       'strength@',
